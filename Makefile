@@ -1,0 +1,37 @@
+# The two commands a newcomer needs: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+PYTEST_ARGS ?=
+
+.PHONY: install demo test lint format clean
+
+$(INSTALLED): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(INSTALLED)
+
+install: $(INSTALLED)
+
+# The demo always runs on the embedded default: an SQLite file and eager Celery.
+demo: install
+	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_director
+	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# The whole suite on the database DATABASE_URL names (SQLite when unset).
+test: install
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) staticfiles db.sqlite3

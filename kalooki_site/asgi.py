@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kalooki_site.settings")
+
+application = get_asgi_application()

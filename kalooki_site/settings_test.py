@@ -1,0 +1,19 @@
+"""Settings for the test suite: the production settings with test-only secrets."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-kalooki-tournaments-0123456789abcdef")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+
+from kalooki_site.settings import *  # noqa: E402,F403
+
+# Hashing passwords slowly only slows the suite down.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES["staticfiles"] = {  # noqa: F405
+    "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+}
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

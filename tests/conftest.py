@@ -1,0 +1,36 @@
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+
+
+def on_postgres() -> bool:
+    return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked `postgres` test what only PostgreSQL has (row locks under real
+    concurrency); the SQLite run leaves them out, the PostgreSQL run includes them."""
+    if on_postgres():
+        return
+    kept, dropped = [], []
+    for item in items:
+        (dropped if item.get_closest_marker("postgres") else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def pytest_report_header(config):
+    db = settings.DATABASES["default"]
+    where = db["NAME"] if db["ENGINE"].endswith("sqlite3") else f"{db['HOST']}:{db['PORT']}"
+    return f"database: {db['ENGINE'].rsplit('.', 1)[-1]} ({where}); CI={os.environ.get('CI', '')}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _require_postgres_in_ci(request):
+    """Under CI=true the PostgreSQL run must really reach PostgreSQL: fail, never skip."""
+    if os.environ.get("CI") == "true" and "postgres" in os.environ.get("DATABASE_URL", ""):
+        assert on_postgres(), "DATABASE_URL names PostgreSQL but the settings do not use it"

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_page_links_to_the_director_login(client):
+    response = client.get("/")
+    assert response.status_code == 200
+    assert b"/admin/" in response.content
+
+
+def test_admin_login_page_is_served(client):
+    response = client.get("/admin/login/")
+    assert response.status_code == 200
+    assert b"username" in response.content
+
+
+def test_demo_director_can_sign_in(client):
+    call_command("demo_director")
+    assert client.login(username="director", password="kalooki")
+    assert client.get("/admin/").status_code == 200
+
+
+def test_api_docs_are_served_without_a_cdn(client):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    assert b"cdn" not in response.content.lower()
+    assert client.get("/api/schema/").status_code == 200
