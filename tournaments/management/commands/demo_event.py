@@ -1,0 +1,73 @@
+"""Load a complete, plausible demo event: `manage.py demo_event --players 32 --rounds 3`."""
+
+from __future__ import annotations
+
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.demo import DemoOptions, generate_demo_event
+from tournaments.models import Event
+
+
+class Command(BaseCommand):
+    help = "Create a demo event by simulating the score sheets of every table."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=32)
+        parser.add_argument("--rounds", type=int, default=3)
+        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--slug", default=None)
+        parser.add_argument("--name", default=None)
+        parser.add_argument(
+            "--ruleset", default="jamaica", choices=[c for c, _ in Event.Ruleset.choices]
+        )
+        parser.add_argument(
+            "--live",
+            action="store_true",
+            help="Leave the last round in play, with some hands still to enter.",
+        )
+        parser.add_argument(
+            "--replace", action="store_true", help="Delete an event with the same slug first."
+        )
+        parser.add_argument(
+            "--if-missing",
+            action="store_true",
+            help="Do nothing when an event with the same slug exists.",
+        )
+
+    def handle(self, *args, **opts):
+        if opts["players"] < 3:
+            raise CommandError("--players: an event needs at least 3 players.")
+        if opts["rounds"] < 1:
+            raise CommandError("--rounds: an event needs at least one round.")
+        slug = opts["slug"] or f"demo-{opts['players']}-players"
+        name = opts["name"] or f"Demo Kalooki Open ({opts['players']} players)"
+        existing = Event.objects.filter(slug=slug)
+        if existing.exists():
+            if opts["if_missing"]:
+                self.stdout.write(f"Demo event {slug!r} is already loaded.")
+                return
+            if not opts["replace"]:
+                raise CommandError(f"An event {slug!r} exists; pass --replace to rebuild it.")
+            existing.delete()
+        started = time.perf_counter()
+        try:
+            event = generate_demo_event(
+                DemoOptions(
+                    players=opts["players"],
+                    rounds=opts["rounds"],
+                    seed=opts["seed"],
+                    slug=slug,
+                    name=name,
+                    ruleset=opts["ruleset"],
+                    live=opts["live"],
+                )
+            )
+        except ValueError as error:
+            raise CommandError(str(error)) from error
+        took = time.perf_counter() - started
+        self.stdout.write(
+            f"Created {event.name!r} ({event.slug}): {opts['players']} players, "
+            f"{opts['rounds']} rounds in {took:.1f}s."
+        )

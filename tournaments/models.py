@@ -1,0 +1,266 @@
+"""Events, players, entries, rounds, tables and seats.
+
+Every invariant the database can hold is a constraint here; the rest (a table has 3
+to 6 seats, a round starts only after the previous one closed) is checked in
+`tournaments.services` before anything is written.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django_countries.fields import CountryField
+from simple_history.models import HistoricalRecords
+
+DIRECTOR_PENALTY_MIN = 50
+DIRECTOR_PENALTY_MAX = 500
+DEFAULT_TABLE_POINTS = [4, 2, 1, 0]
+
+
+def default_table_points() -> list[int]:
+    return list(DEFAULT_TABLE_POINTS)
+
+
+class Player(models.Model):
+    """A person, shared across events."""
+
+    name = models.CharField(max_length=120)
+    club = models.CharField(max_length=120, blank=True)
+    country = CountryField(blank=True)
+    rating = models.IntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["name"])]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Ruleset(models.TextChoices):
+    JAMAICA = "jamaica", "Jamaica (9 hands, 9-16 cards)"
+    JAMAICA_12 = "jamaica-12", "Jamaica, 12 cards in hands 1-3"
+    TRINIDAD = "trinidad", "Trinidad (7 hands of 12)"
+
+
+class EventFormat(models.TextChoices):
+    TOTAL = "total", "Total points"
+    TABLE_POINTS = "table-points", "Table points"
+    KNOCKOUT = "knockout", "Knockout"
+
+
+class SeatingPolicy(models.TextChoices):
+    SWISS = "swiss", "Swiss (neighbours in the standings)"
+    MIXER = "mixer", "Mixer (fewest repeat meetings)"
+    RANDOM = "random", "Random draw"
+    SPREAD = "spread", "Spread by seed"
+
+
+class OddTables(models.TextChoices):
+    FIVES = "fives", "Tables of five"
+    THREES = "threes", "Tables of three"
+
+
+class EventStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    REGISTRATION = "registration", "Registration"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Event(models.Model):
+    Ruleset = Ruleset
+    Format = EventFormat
+    Seating = SeatingPolicy
+    OddTables = OddTables
+    Status = EventStatus
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    starts_on = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    ruleset = models.CharField(max_length=16, choices=Ruleset.choices, default=Ruleset.JAMAICA)
+    packs = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    jokers = models.PositiveSmallIntegerField(
+        default=4, validators=[MinValueValidator(0), MaxValueValidator(40)]
+    )
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.TOTAL)
+    rounds_planned = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(50)]
+    )
+    director_penalty = models.PositiveSmallIntegerField(
+        default=100,
+        validators=[
+            MinValueValidator(DIRECTOR_PENALTY_MIN),
+            MaxValueValidator(DIRECTOR_PENALTY_MAX),
+        ],
+        help_text="Points for an over-call or a false laydown, agreed before the event.",
+    )
+    table_points = models.JSONField(
+        default=default_table_points,
+        help_text="Placement points per table, best place first (ties share).",
+    )
+    advance_per_table = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(5)]
+    )
+    seating = models.CharField(max_length=8, choices=Seating.choices, default=Seating.SWISS)
+    odd_tables = models.CharField(max_length=8, choices=OddTables.choices, default=OddTables.FIVES)
+    public = models.BooleanField(default=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="directed_events"
+    )
+    # The seed of the last tiebreak (a draw), recorded so the order can be reproduced.
+    draw_seed = models.BigIntegerField(default=0)
+    # Grows each time the standings are rebuilt; pages and caches key on it.
+    standings_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(director_penalty__gte=DIRECTOR_PENALTY_MIN)
+                & Q(director_penalty__lte=DIRECTOR_PENALTY_MAX),
+                name="event_director_penalty_range",
+                violation_error_message="The director penalty must be between 50 and 500.",
+            ),
+            models.CheckConstraint(condition=Q(packs__gte=1), name="event_packs_min"),
+            models.CheckConstraint(condition=Q(rounds_planned__gte=1), name="event_rounds_min"),
+            models.CheckConstraint(
+                condition=Q(advance_per_table__gte=1) & Q(advance_per_table__lte=5),
+                name="event_advance_range",
+            ),
+            models.CheckConstraint(condition=Q(ruleset__in=Ruleset.values), name="event_ruleset"),
+            models.CheckConstraint(condition=Q(format__in=EventFormat.values), name="event_format"),
+            models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player registered in an event."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    seed_number = models.PositiveIntegerField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["event", "seed_number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="entry_once_per_event"),
+            models.UniqueConstraint(
+                fields=["event", "seed_number"],
+                condition=Q(seed_number__isnull=False),
+                name="entry_unique_seed",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["active", "withdrawn"]), name="entry_status"
+            ),
+            models.CheckConstraint(
+                condition=Q(status="withdrawn") | Q(withdrawn_at__isnull=True),
+                name="entry_withdrawn_at_only_when_withdrawn",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event}"
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        SEATING = "seating", "Seating (being computed)"
+        DRAFT = "draft", "Draft seating"
+        PUBLISHED = "published", "Published (in play)"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.SEATING)
+    policy = models.CharField(max_length=12, default="random")
+    seed = models.BigIntegerField(default=0)
+    quality = models.JSONField(default=dict, blank=True)
+    forced_close = models.BooleanField(default=False)
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+            models.CheckConstraint(
+                condition=Q(status__in=["seating", "draft", "published", "closed"]),
+                name="round_status",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} round {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    locked = models.BooleanField(default=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "number"], name="table_number_once"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} table {self.number}"
+
+
+MIN_SEATS = 3
+MAX_SEATS = 6
+
+
+class Seat(models.Model):
+    """A player's place at a table in one round: position 1..6 clockwise."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    # The round again, so the database itself keeps a player to one seat per round.
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    first_dealer = models.BooleanField(default=False)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="seat_one_per_round"),
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
+            models.UniqueConstraint(
+                fields=["table"], condition=Q(first_dealer=True), name="seat_one_first_dealer"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__gte=1) & Q(position__lte=MAX_SEATS),
+                name="seat_position_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.position}"
