@@ -187,16 +187,25 @@ CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
+# A task taken by a worker that dies is handed to another after this many seconds
+# (the Redis transport's visibility timeout); longer than any task may run.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT)
+}
+# Test seam for the crash-recovery test: hold a standings rebuild open this long.
+STANDINGS_REBUILD_PAUSE = float(os.environ.get("KALOOKI_STANDINGS_REBUILD_PAUSE", "0"))
 
 REST_FRAMEWORK = {
+    # Token first, so an anonymous writer is told how to authenticate (401, not 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
+    "EXCEPTION_HANDLER": "kalooki_site.api_support.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

@@ -10,14 +10,19 @@ def on_postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
 
 
-def pytest_collection_modifyitems(config, items):
+def left_out(item) -> bool:
     """Tests marked `postgres` test what only PostgreSQL has (row locks under real
-    concurrency); the SQLite run leaves them out, the PostgreSQL run includes them."""
-    if on_postgres():
-        return
+    concurrency): the SQLite run leaves them out. Tests marked `worker` talk to real
+    Celery workers: only a run with CELERY_BROKER_URL set (and PostgreSQL) has them."""
+    if item.get_closest_marker("worker"):
+        return not (settings.CELERY_BROKER_URL and on_postgres())
+    return bool(item.get_closest_marker("postgres")) and not on_postgres()
+
+
+def pytest_collection_modifyitems(config, items):
     kept, dropped = [], []
     for item in items:
-        (dropped if item.get_closest_marker("postgres") else kept).append(item)
+        (dropped if left_out(item) else kept).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept

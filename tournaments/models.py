@@ -23,6 +23,13 @@ def default_table_points() -> list[int]:
     return list(DEFAULT_TABLE_POINTS)
 
 
+DEFAULT_TIEBREAKS = ["points", "hands_won", "penalty_points", "best_set", "draw"]
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)
+
+
 class Player(models.Model):
     """A person, shared across events."""
 
@@ -115,7 +122,12 @@ class Event(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="directed_events"
     )
-    # The seed of the last tiebreak (a draw), recorded so the order can be reproduced.
+    tiebreaks = models.JSONField(
+        default=default_tiebreaks,
+        blank=True,
+        help_text="How equal standings are separated, in order; a seeded draw always ends it.",
+    )
+    # The seed of the final tiebreak (a draw), recorded so the order can be reproduced.
     draw_seed = models.BigIntegerField(default=0)
     # Grows each time the standings are rebuilt; pages and caches key on it.
     standings_version = models.PositiveIntegerField(default=0)
@@ -246,6 +258,9 @@ class Seat(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="seats")
     position = models.PositiveSmallIntegerField()
     first_dealer = models.BooleanField(default=False)
+    # A player who withdraws during the round plays no hand after this one; the
+    # table plays on without them.
+    left_after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:

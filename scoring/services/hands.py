@@ -16,6 +16,7 @@ from django.db import transaction
 from scoring import rules
 from scoring.cards import Deck
 from scoring.models import Hand, HandScore, Penalty
+from scoring.services.standings import queue_standings_refresh
 from tournaments.errors import InvalidInput, StaleVersion
 from tournaments.models import Event, Seat, Table
 from tournaments.services import check_table_open, with_history_user
@@ -126,7 +127,14 @@ def record_hand(
     """
     table = lock_table_for_write(table)
     event = table.round.event
-    seats = {seat.position: seat for seat in Seat.objects.filter(table=table)}
+    # A player who withdrew during the round plays no hand after they left.
+    seats = {
+        seat.position: seat
+        for seat in Seat.objects.filter(table=table)
+        if seat.left_after_hand is None
+        or not isinstance(number, int)
+        or number <= seat.left_after_hand
+    }
     try:
         scored = rules.score_hand(
             ruleset=ruleset_of(event),
@@ -160,6 +168,7 @@ def record_hand(
     hand.recorded_by = by if by is not None and by.is_authenticated else None
     with_history_user(hand, by).save()
     write_rows(hand, scored, seats, by)
+    queue_standings_refresh(event)
     return Recorded(hand=hand, changed=True)
 
 
@@ -243,4 +252,6 @@ def delete_hand(
         for row in [*hand.scores.all(), *hand.penalties.all()]:
             with_history_user(row, by).delete()
         with_history_user(hand, by).delete()
+    if attempts:
+        queue_standings_refresh(table.round.event)
     return len(attempts)

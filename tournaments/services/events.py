@@ -12,10 +12,11 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Max
 from django.utils import timezone
 
 from tournaments.errors import InvalidInput, StateConflict
-from tournaments.models import Entry, Event, Player, Round, Table
+from tournaments.models import Entry, Event, Player, Round, Seat, Table
 
 EVENT_FIELDS = (
     "slug",
@@ -34,6 +35,7 @@ EVENT_FIELDS = (
     "odd_tables",
     "public",
     "status",
+    "tiebreaks",
 )
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = ("ruleset", "packs", "jokers", "director_penalty")
@@ -69,6 +71,25 @@ def check_table_points(value: Any) -> None:
         )
 
 
+def check_tiebreaks(value: Any) -> None:
+    from scoring.ranking import check_tiebreaks as check_chain
+
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidInput("Give a list of tiebreak names.", field="tiebreaks")
+    try:
+        check_chain(value)
+    except ValueError as error:
+        raise InvalidInput(str(error), field="tiebreaks") from error
+
+
+def check_settings(data: Mapping[str, Any]) -> None:
+    check_unknown_fields(data)
+    if "table_points" in data:
+        check_table_points(data["table_points"])
+    if "tiebreaks" in data:
+        check_tiebreaks(data["tiebreaks"])
+
+
 def check_unknown_fields(data: Mapping[str, Any]) -> None:
     unknown = sorted(set(data) - set(EVENT_FIELDS))
     if unknown:
@@ -78,9 +99,7 @@ def check_unknown_fields(data: Mapping[str, Any]) -> None:
 @transaction.atomic
 def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None) -> Event:
     """Create an event; the user who creates it becomes one of its directors."""
-    check_unknown_fields(data)
-    if "table_points" in data:
-        check_table_points(data["table_points"])
+    check_settings(data)
     event = Event(**data)
     full_clean_or_raise(event)
     event.save()
@@ -93,9 +112,7 @@ def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None)
 def update_event(
     *, event: Event, data: Mapping[str, Any], by: AbstractBaseUser | None = None
 ) -> Event:
-    check_unknown_fields(data)
-    if "table_points" in data:
-        check_table_points(data["table_points"])
+    check_settings(data)
     event = Event.objects.select_for_update().get(pk=event.pk)
     changed_scoring = [f for f in SCORING_FIELDS if f in data and data[f] != getattr(event, f)]
     if changed_scoring and event_has_hands(event):
@@ -148,18 +165,39 @@ def register_entry(
     ):
         raise InvalidInput(f"Seed {entry.seed_number} is already taken.", field="seed_number")
     with_history_user(entry, by).save()
+    after_entry_change(event, by)
     return entry
+
+
+def after_entry_change(event: Event, by: AbstractBaseUser | None) -> None:
+    from tournaments.services.rounds import reseat_draft_after_entry_change
+
+    reseat_draft_after_entry_change(event, by)
 
 
 @transaction.atomic
 def withdraw_entry(*, entry: Entry, by: AbstractBaseUser | None = None) -> Entry:
-    """Withdraw a player: they keep the results they have and are seated no more."""
-    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    """Withdraw a player: they keep the results they have and are seated no more.
+
+    In a round in play, their table plays on without them: they play no hand after
+    the hands already recorded at their table, and score nothing more in that set.
+    """
+    entry = Entry.objects.select_for_update().select_related("event").get(pk=entry.pk)
     if entry.status == Entry.Status.WITHDRAWN:
         return entry
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_at = timezone.now()
     with_history_user(entry, by).save()
+    seat = Seat.objects.filter(
+        entry=entry, round__status=Round.Status.PUBLISHED, left_after_hand__isnull=True
+    ).first()
+    if seat is not None:
+        from scoring.models import Hand
+
+        played = Hand.objects.filter(table_id=seat.table_id, outcome=Hand.Outcome.SCORED)
+        seat.left_after_hand = played.aggregate(n=Max("number"))["n"] or 0
+        with_history_user(seat, by).save()
+    after_entry_change(entry.event, by)
     return entry
 
 

@@ -1,0 +1,180 @@
+"""Reads of hands, tables and standings for pages and the API: plain data, a fixed
+number of queries whatever the event's size."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import Prefetch
+from django.http import Http404
+
+from scoring.models import Hand, HandScore, Penalty, Standing
+from scoring.rulesets import get_ruleset
+from tournaments.models import Event, Round, Seat, Table
+
+
+def hands_of(tables: Iterable[Table], number: int | None = None) -> list[Hand]:
+    """Every attempt of the tables' hands with scores and penalties: 3 queries."""
+    hands = Hand.objects.filter(table__in=list(tables))
+    if number is not None:
+        hands = hands.filter(number=number)
+    return list(
+        hands.select_related("went_out")
+        .prefetch_related(
+            Prefetch(
+                "scores", HandScore.objects.select_related("seat__entry").order_by("seat__position")
+            ),
+            Prefetch(
+                "penalties",
+                Penalty.objects.select_related("seat").order_by("seat__position", "kind"),
+            ),
+        )
+        .order_by("table_id", "number", "attempt")
+    )
+
+
+def current_hands(attempts: Iterable[Hand]) -> dict[int, tuple[Hand, int, int]]:
+    """By hand number: the attempt that stands (the scored one, else the last redeal),
+    the number's version, and how many deals it took."""
+    by_number: dict[int, list[Hand]] = {}
+    for hand in attempts:
+        by_number.setdefault(hand.number, []).append(hand)
+    result = {}
+    for number, hands in by_number.items():
+        scored = [h for h in hands if h.outcome == Hand.Outcome.SCORED]
+        standing = scored[0] if scored else hands[-1]
+        result[number] = (standing, max(h.version for h in hands), len(hands))
+    return result
+
+
+def hand_document(hand: Hand, version: int, deals: int) -> dict[str, Any]:
+    """The API's hand document (API.md, "Hands")."""
+    return {
+        "number": hand.number,
+        "contract": hand.contract,
+        "cards_dealt": hand.cards_dealt,
+        "outcome": hand.outcome,
+        "went_out": hand.went_out.position if hand.went_out else None,
+        "down_and_out": hand.down_and_out,
+        "version": version,
+        "deals": deals,
+        "results": [
+            {
+                "seat": s.seat.position,
+                "player": s.seat.entry.player_id,
+                "card_points": s.card_points,
+                "penalty_points": s.penalty_points,
+                "score": s.score,
+                "cards": s.cards or None,
+                "sat_out": s.sat_out,
+            }
+            for s in hand.scores.all()
+        ],
+        "penalties": [
+            {
+                "seat": p.seat.position,
+                "kind": p.kind,
+                "points": p.points,
+                "extra_calls": p.extra_calls,
+            }
+            for p in hand.penalties.all()
+        ],
+    }
+
+
+def hand_at(table: Table, number: int) -> dict[str, Any]:
+    found = current_hands(hands_of([table], number))
+    if number not in found:
+        raise Http404("This hand has not been recorded.")
+    return hand_document(*found[number])
+
+
+def hand_version(table: Table, number: int) -> int:
+    """The version a client must send in If-Match (0: not recorded yet)."""
+    versions = Hand.objects.filter(table=table, number=number).values_list("version", flat=True)
+    return max(versions, default=0)
+
+
+def table_sheet(table: Table) -> dict[str, Any]:
+    """A table's sheet: seats, every hand as it stands, running totals: 4 queries."""
+    event = table.round.event
+    ruleset = get_ruleset(event.ruleset)
+    seats = list(
+        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    )
+    hands = current_hands(hands_of([table]))
+    totals = {seat.position: 0 for seat in seats}
+    documents = []
+    for number in sorted(hands):
+        document = hand_document(*hands[number])
+        for result in document["results"]:
+            totals[result["seat"]] += result["score"]
+        document["totals"] = dict(totals) if document["outcome"] == "scored" else None
+        documents.append(document)
+    scored = sum(1 for d in documents if d["outcome"] == "scored")
+    return {
+        "number": table.number,
+        "round": table.round.number,
+        "locked": table.locked,
+        "hands_needed": ruleset.hand_count,
+        "hands_scored": scored,
+        "seats": [
+            {
+                "seat": seat.position,
+                "player": seat.entry.player_id,
+                "name": seat.entry.player.name,
+                "dealer": seat.first_dealer,
+                "left_after_hand": seat.left_after_hand,
+            }
+            for seat in seats
+        ],
+        "hands": documents,
+        "totals": [
+            {"seat": seat.position, "player": seat.entry.player_id, "total": totals[seat.position]}
+            for seat in seats
+        ],
+    }
+
+
+def standings_round(event: Event, number: int | None = None) -> Round | None:
+    """The round whose standings to show: the one asked for, else the latest that has any."""
+    rounds = Round.objects.filter(event=event, standings__isnull=False).distinct()
+    if number is not None:
+        found = rounds.filter(number=number).first()
+        if found is None:
+            raise Http404("No standings for this round.")
+        return found
+    return rounds.order_by("-number").first()
+
+
+def standings_document(event: Event, number: int | None = None) -> dict[str, Any]:
+    """The API's standings document (API.md, "Standings"): 2 queries."""
+    round_ = standings_round(event, number)
+    rows = (
+        Standing.objects.filter(round=round_).select_related("entry__player").order_by("rank")
+        if round_
+        else []
+    )
+    closed = round_ is not None and round_.status == Round.Status.CLOSED
+    return {
+        "version": event.standings_version,
+        "round": round_.number if round_ else None,
+        "round_closed": closed,
+        "final": closed and round_.number >= event.rounds_planned,
+        "standings": [
+            {
+                "rank": row.rank,
+                "player": {"id": row.entry.player_id, "name": row.entry.player.name},
+                "points": row.points,
+                "table_points": float(row.table_points),
+                "sets_played": row.sets_played,
+                "hands_won": row.hands_won,
+                "penalty_points": row.penalty_points,
+                "best_set": row.best_set,
+                "movement": row.movement,
+                "status": row.status,
+            }
+            for row in rows
+        ],
+    }

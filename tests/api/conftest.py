@@ -1,0 +1,76 @@
+from __future__ import annotations
+
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tests.factories import make_entries, make_event, make_round, make_user
+
+
+class Api:
+    """An API client that can act as anyone: api.as_(alice).put(...)."""
+
+    def __init__(self):
+        self.client = APIClient()
+
+    def as_(self, user=None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            token, _ = Token.objects.get_or_create(user=user)
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+        return client
+
+
+@pytest.fixture
+def api():
+    return Api()
+
+
+@pytest.fixture
+def alice(db):
+    """Directs `event`."""
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db):
+    """Directs another event only."""
+    user = make_user("bob")
+    make_event(slug="bobs-event").directors.add(user)
+    return user
+
+
+@pytest.fixture
+def root(db):
+    return make_user("root", superuser=True)
+
+
+@pytest.fixture
+def event(alice):
+    event = make_event(slug="kingston", name="Kingston Open")
+    event.directors.add(alice)
+    return event
+
+
+@pytest.fixture
+def playing(event):
+    """Round 1 published with one table of four."""
+    make_round(event, table_sizes=(4,), entries=make_entries(event, 4))
+    return event
+
+
+def hand_url(slug="kingston", round_=1, table=1, hand=1) -> str:
+    return f"/api/v1/events/{slug}/rounds/{round_}/tables/{table}/hands/{hand}/"
+
+
+GOOD_HAND = {
+    "went_out": 2,
+    "down_and_out": False,
+    "scores": [
+        {"seat": 1, "points": 23},
+        {"seat": 2, "points": 0},
+        {"seat": 3, "cards": "JK AS 10H 7D"},
+        {"seat": 4, "points": 41},
+    ],
+    "penalties": [],
+}

@@ -1,0 +1,176 @@
+"""Real `celery worker` processes against Redis and PostgreSQL (marker `worker`).
+
+.ci/run runs these with CELERY_BROKER_URL and DATABASE_URL set; elsewhere they are
+left out (a run without a broker has no worker to talk to).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+from scoring import services as scoring
+from scoring.models import Standing
+from scoring.rules import HandEntry, SeatEntry
+from tests.factories import make_entries, make_event, make_round
+from tournaments import services
+from tournaments.models import Round
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Worker:
+    """A `celery worker` subprocess on the test database."""
+
+    def __init__(self, name: str, extra_env: dict[str, str] | None = None):
+        db = connection.settings_dict
+        env = {
+            **os.environ,
+            "DATABASE_URL": "postgres://{USER}:{password}@{HOST}:{PORT}/{NAME}".format(
+                password=db["PASSWORD"] or "", **db
+            ),
+            "DJANGO_SETTINGS_MODULE": "kalooki_site.settings_test",
+            "CELERY_VISIBILITY_TIMEOUT": "4",
+            **(extra_env or {}),
+        }
+        self.log = Path(f"/tmp/kalooki-worker-{name}-{os.getpid()}.log")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "kalooki_site",
+                "worker",
+                "--pool",
+                "solo",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-n",
+                f"{name}@%h",
+                "--loglevel",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log.open("w"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.wait_for("ready", 30)
+
+    def output(self) -> str:
+        return self.log.read_text()
+
+    def wait_for(self, text: str, seconds: float, times: int = 1) -> None:
+        deadline = time.monotonic() + seconds
+        while self.output().count(text) < times:
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"worker never said {text!r}:\n{self.output()}")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash would: no chance to finish or give the task back."""
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture(autouse=True)
+def _needs_broker_and_postgres():
+    assert settings.CELERY_BROKER_URL, "worker tests need CELERY_BROKER_URL"
+    assert connection.vendor == "postgresql", "worker tests need PostgreSQL"
+    assert not settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def wait_until(check, seconds: float) -> float:
+    started = time.monotonic()
+    while not check():
+        if time.monotonic() - started > seconds:
+            raise AssertionError(f"not done within {seconds}s")
+        time.sleep(0.05)
+    return time.monotonic() - started
+
+
+def hand(points: int) -> HandEntry:
+    return HandEntry(went_out=1, scores=(SeatEntry(2, points), SeatEntry(3, 7), SeatEntry(4, 9)))
+
+
+def test_a_worker_seats_a_round():
+    event = make_event()
+    make_entries(event, 12)
+    worker = Worker("seating")
+    try:
+        round_ = services.start_round(event=event, seed=9)
+        wait_until(lambda: Round.objects.get(pk=round_.pk).status == "draft", 20)
+        round_.refresh_from_db()
+        assert round_.tables.count() == 3
+        assert round_.quality["repeat_meetings"] == 0
+        # Running the task again for a seated round changes nothing.
+        from tournaments.tasks import seat_round
+
+        seats = list(round_.seats.values_list("pk", flat=True))
+        done = worker.output().count("succeeded")
+        seat_round.delay(round_.pk)
+        worker.wait_for("succeeded", 10, times=done + 1)
+        assert list(round_.seats.values_list("pk", flat=True)) == seats
+    finally:
+        worker.stop()
+
+
+def test_recording_hands_changes_the_standings_within_five_seconds():
+    event = make_event()
+    round_ = make_round(event, table_sizes=(4,))
+    table = round_.tables.get()
+    worker = Worker("standings")
+    try:
+        scoring.record_hand(table=table, number=1, entry=hand(30))
+        took = wait_until(lambda: Standing.objects.filter(round=round_).count() == 4, 5)
+        assert took < 5
+        scoring.record_hand(table=table, number=2, entry=hand(12))
+        wait_until(lambda: Standing.objects.filter(round=round_, points=42).exists(), 5)
+    finally:
+        worker.stop()
+
+
+def test_a_worker_killed_mid_rebuild_is_replaced_and_the_standings_end_correct():
+    event = make_event()
+    round_ = make_round(event, table_sizes=(4,))
+    table = round_.tables.get()
+    slow = Worker("crashing", {"KALOOKI_STANDINGS_REBUILD_PAUSE": "30"})
+    try:
+        scoring.record_hand(table=table, number=1, entry=hand(30))
+        slow.wait_for("refresh_standings", 10)  # the task was received and is running
+        time.sleep(1)
+        slow.kill()
+    finally:
+        slow.stop()
+    assert not Standing.objects.filter(round=round_).exists()  # the rebuild died unfinished
+    event.refresh_from_db()
+    assert event.standings_version == 0
+    fresh = Worker("recovering")
+    try:
+        wait_until(lambda: Standing.objects.filter(round=round_).count() == 4, 60)
+        points = dict(
+            Standing.objects.filter(round=round_).values_list("entry__seats__position", "points")
+        )
+        assert points == {1: 0, 2: 30, 3: 7, 4: 9}
+    finally:
+        fresh.stop()
