@@ -190,7 +190,10 @@ CELERY_TASK_IGNORE_RESULT = True
 # A task taken by a worker that dies is handed to another after this many seconds
 # (the Redis transport's visibility timeout); longer than any task may run.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT)
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT),
+    # How often a worker looks for such abandoned tasks (seconds, and every Nth look).
+    "unacked_restore_interval": envint("CELERY_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": envint("CELERY_RESTORE_THROTTLE", 1),
 }
 # Test seam for the crash-recovery test: hold a standings rebuild open this long.
 STANDINGS_REBUILD_PAUSE = float(os.environ.get("KALOOKI_STANDINGS_REBUILD_PAUSE", "0"))

@@ -40,6 +40,7 @@ class Worker:
             ),
             "DJANGO_SETTINGS_MODULE": "kalooki_site.settings_test",
             "CELERY_VISIBILITY_TIMEOUT": "4",
+            "CELERY_RESTORE_INTERVAL": "1",
             **(extra_env or {}),
         }
         self.log = Path(f"/tmp/kalooki-worker-{name}-{os.getpid()}.log")

@@ -1,0 +1,61 @@
+"""Shared set-up for the benchmark scripts: a PostgreSQL database with a big event.
+
+Not a test. Each script prints the command that produced its figures.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DB = "postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench"
+
+
+def setup_django(database_url: str | None = None) -> str:
+    """Point Django at the benchmark database (created and migrated if needed)."""
+    url = database_url or os.environ.get("BENCH_DATABASE_URL") or DEFAULT_DB
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kalooki_site.settings_test")
+    sys.path.insert(0, str(ROOT))
+    if url.startswith("postgres"):
+        create_database(url)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return url
+
+
+def create_database(url: str) -> None:
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def big_event(players: int = 1024, rounds: int = 10, slug: str | None = None, live: bool = False):
+    """The generated event, made once and reused by later runs."""
+    from tournaments.demo import DemoOptions, generate_demo_event
+    from tournaments.models import Event
+
+    slug = slug or f"bench-{players}-{rounds}{'-live' if live else ''}"
+    event = Event.objects.filter(slug=slug).first()
+    if event is None:
+        started = time.perf_counter()
+        event = generate_demo_event(
+            DemoOptions(players=players, rounds=rounds, seed=7, slug=slug, name=slug, live=live)
+        )
+        print(f"generated {slug} in {time.perf_counter() - started:.1f}s")
+    return event
+
+
+def command_line() -> str:
+    return " ".join([Path(sys.executable).name, *sys.argv])
