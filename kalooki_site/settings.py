@@ -220,6 +220,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "EventStatusEnum": "tournaments.models.EventStatus",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        "StandingStatusEnum": "scoring.models.Standing.Status",
+    },
 }
 
 LOGGING = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from scoring.models import Standing
 from scoring.rules import PENALTY_KINDS
 
 
@@ -103,7 +104,7 @@ class StandingSerializer(serializers.Serializer):
     penalty_points = serializers.IntegerField()
     best_set = serializers.IntegerField(allow_null=True)
     movement = serializers.IntegerField(allow_null=True)
-    status = serializers.ChoiceField(choices=["active", "eliminated", "withdrawn"])
+    status = serializers.ChoiceField(choices=Standing.Status.choices)
 
 
 class StandingsSerializer(serializers.Serializer):
