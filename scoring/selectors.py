@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.core.cache import cache
 from django.db.models import Prefetch
 from django.http import Http404
 
@@ -148,11 +149,41 @@ def standings_round(event: Event, number: int | None = None) -> Round | None:
     return rounds.order_by("-number").first()
 
 
+STANDING_FIELDS = (
+    "rank",
+    "entry__player_id",
+    "entry__player__name",
+    "points",
+    "table_points",
+    "sets_played",
+    "hands_won",
+    "penalty_points",
+    "best_set",
+    "movement",
+    "status",
+)
+
+
 def standings_document(event: Event, number: int | None = None) -> dict[str, Any]:
-    """The API's standings document (API.md, "Standings"): 2 queries."""
+    """The API's standings document (API.md, "Standings").
+
+    Cached per standings version: a rebuild bumps the version, so a cached document is
+    never stale; while nothing changes, a read costs one cache hit (and the event's
+    own row, which the caller has already loaded to check who may see it).
+    """
+    key = f"standings-doc:{event.pk}:{event.standings_version}:{number}"
+    document = cache.get(key)
+    if document is None:
+        document = build_standings_document(event, number)
+        cache.set(key, document, timeout=3600)
+    return document
+
+
+def build_standings_document(event: Event, number: int | None) -> dict[str, Any]:
+    """2 queries: the round, then its rows as plain values."""
     round_ = standings_round(event, number)
     rows = (
-        Standing.objects.filter(round=round_).select_related("entry__player").order_by("rank")
+        Standing.objects.filter(round=round_).order_by("rank").values_list(*STANDING_FIELDS)
         if round_
         else []
     )
@@ -164,17 +195,29 @@ def standings_document(event: Event, number: int | None = None) -> dict[str, Any
         "final": closed and round_.number >= event.rounds_planned,
         "standings": [
             {
-                "rank": row.rank,
-                "player": {"id": row.entry.player_id, "name": row.entry.player.name},
-                "points": row.points,
-                "table_points": float(row.table_points),
-                "sets_played": row.sets_played,
-                "hands_won": row.hands_won,
-                "penalty_points": row.penalty_points,
-                "best_set": row.best_set,
-                "movement": row.movement,
-                "status": row.status,
+                "rank": rank,
+                "player": {"id": player_id, "name": name},
+                "points": points,
+                "table_points": float(table_points),
+                "sets_played": sets_played,
+                "hands_won": hands_won,
+                "penalty_points": penalty_points,
+                "best_set": best_set,
+                "movement": movement,
+                "status": status,
             }
-            for row in rows
+            for (
+                rank,
+                player_id,
+                name,
+                points,
+                table_points,
+                sets_played,
+                hands_won,
+                penalty_points,
+                best_set,
+                movement,
+                status,
+            ) in rows
         ],
     }
