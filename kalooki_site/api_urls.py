@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.urls import path
 
 from scoring import api as scoring_api
+from scoring import exports_api
 from tournaments import api as tournaments_api
 
 event = "events/<slug:slug>/"
@@ -29,4 +30,10 @@ urlpatterns = [
     path(table + "unlock/", scoring_api.TableUnlock.as_view(), name="table-unlock"),
     path(table + "hands/<int:hand>/", scoring_api.HandDetail.as_view(), name="hand"),
     path(event + "standings/", scoring_api.StandingsView.as_view(), name="standings"),
+    path(
+        event + "exports/standings.csv",
+        exports_api.StandingsCsv.as_view(),
+        name="export-standings",
+    ),
+    path(event + "exports/hands.csv", exports_api.HandsCsv.as_view(), name="export-hands"),
 ]

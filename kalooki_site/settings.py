@@ -151,6 +151,11 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# The public address of the site, for links printed on paper (QR codes on score
+# sheets) when no request says it; and the paper printed on ("letter" or "a4").
+SITE_URL = os.environ.get("SITE_URL", "")
+PAPER_SIZE = os.environ.get("PAPER_SIZE", "letter")
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 

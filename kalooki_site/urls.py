@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("", include("kalooki_site.public_urls")),
+    path("director/<slug:slug>/toolkit/", include("kalooki_site.toolkit_urls")),
     path("director/", include("kalooki_site.director_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

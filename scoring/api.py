@@ -194,7 +194,7 @@ class StandingsView(EventScoped, APIView):
         raw = request.query_params.get("round")
         number = None
         if raw is not None:
-            if not raw.isdigit() or len(raw) > 4:
+            if not re.fullmatch(r"[0-9]{1,4}", raw):
                 raise exceptions.ValidationError({"round": ["Give a round number."]})
             number = int(raw)
         try:

@@ -87,17 +87,24 @@ def set_records(event: Event, *, up_to: int) -> list[ranking.SetRecord]:
 
 
 @transaction.atomic
-def refresh_standings(*, event: Event) -> int:
-    """Rebuild the current round's standings; return the new standings version.
+def refresh_standings(*, event: Event, round_number: int | None = None) -> int:
+    """Rebuild the current round's standings (or those after round `round_number`, for
+    an event loaded in bulk); return the new standings version.
 
     Takes the event's row lock, so two workers rebuilding at once run one after the
     other, each from the scores as committed: the result is the same either way.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     round_ = current_round(event)
+    if round_number is not None:
+        round_ = event.rounds.filter(number=round_number).first()
     if round_ is None:
         return event.standings_version
-    closed = event.rounds.filter(status=Round.Status.CLOSED).order_by("-number").first()
+    closed = (
+        event.rounds.filter(status=Round.Status.CLOSED, number__lte=round_.number)
+        .order_by("-number")
+        .first()
+    )
     entries = [
         ranking.EntryRecord(entry=pk, withdrawn=status == Entry.Status.WITHDRAWN)
         for pk, status in Entry.objects.filter(event=event).values_list("pk", "status")

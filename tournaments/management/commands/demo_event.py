@@ -6,6 +6,7 @@ import time
 
 from django.core.management.base import BaseCommand, CommandError
 
+from scoring.services import refresh_standings
 from tournaments.demo import DemoOptions, generate_demo_event
 from tournaments.models import Event
 
@@ -66,6 +67,8 @@ class Command(BaseCommand):
             )
         except ValueError as error:
             raise CommandError(str(error)) from error
+        for number in range(1, opts["rounds"] + 1):  # each round's standings, as it ended
+            refresh_standings(event=event, round_number=number)
         took = time.perf_counter() - started
         self.stdout.write(
             f"Created {event.name!r} ({event.slug}): {opts['players']} players, "
