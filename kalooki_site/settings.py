@@ -157,7 +157,7 @@ SITE_URL = os.environ.get("SITE_URL", "")
 PAPER_SIZE = os.environ.get("PAPER_SIZE", "letter")
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "/"
+LOGIN_REDIRECT_URL = "/director/"
 
 # Cache: shared between processes in production (the leaderboard is cached by
 # standings version), local memory for the embedded default.

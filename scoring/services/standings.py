@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q, Sum
 
 from scoring import ranking
+from scoring.leaderboard import announce_version
 from scoring.models import Hand, HandScore, Standing
 from scoring.rulesets import get_ruleset
 from tournaments.models import Entry, Event, Round
@@ -149,6 +150,7 @@ def refresh_standings(*, event: Event, round_number: int | None = None) -> int:
         batch_size=2000,
     )
     Event.objects.filter(pk=event.pk).update(standings_version=F("standings_version") + 1)
+    announce_version(event, event.standings_version + 1)  # live pages see it once committed
     return event.standings_version + 1
 
 

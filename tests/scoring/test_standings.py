@@ -116,3 +116,13 @@ def test_table_points_format_ranks_by_placement_points():
     # separated by the tiebreak chain, so ranks 1 and 2 are the two table winners.
     top = {(k, r.rank) for k, r in rows.items() if r.rank <= 2}
     assert {k for k, _ in top} == {(1, 1), (2, 4)}
+
+
+def test_a_rebuild_announces_its_version_to_the_live_pages(event):
+    from scoring import leaderboard
+
+    table = event.rounds.get(number=1).tables.get()
+    record(table, 1, went_out=1, points={2: 5, 3: 6, 4: 7})
+    event.refresh_from_db()
+    assert leaderboard.unchanged(event.slug, event.standings_version)
+    assert not leaderboard.unchanged(event.slug, event.standings_version - 1)

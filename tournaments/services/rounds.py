@@ -412,6 +412,7 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
+    queue_standings(round_.event)  # the new round's live standings and progress
     return round_
 
 

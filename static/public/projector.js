@@ -1,0 +1,67 @@
+// Projector view: shows the leaderboard a screenful at a time and turns the page every
+// few seconds (body[data-every], in seconds). A live update (htmx swapping in a new
+// board) keeps the page being shown; a resize re-measures how many rows fit.
+(function () {
+  "use strict";
+  var every = Math.max(1, Number(document.body.dataset.every) || 10) * 1000;
+  var page = 0;
+
+  function board() {
+    return document.querySelector("[data-projector]");
+  }
+
+  function rowsPerPage(section, rows) {
+    rows.forEach(function (row, i) { row.hidden = i !== 0; });
+    var first = rows[0].getBoundingClientRect();
+    var note = section.querySelector(".pj-note");
+    var bottom = note ? note.getBoundingClientRect().top : window.innerHeight;
+    bottom = Math.min(bottom, window.innerHeight);
+    return Math.max(1, Math.floor((bottom - first.top) / Math.max(first.height, 1)));
+  }
+
+  function show(animate) {
+    var section = board();
+    if (!section) return;
+    var body = section.querySelector("tbody");
+    var rows = body ? Array.prototype.slice.call(body.rows) : [];
+    var pages = 1;
+    if (rows.length) {
+      var per = rowsPerPage(section, rows);
+      pages = Math.ceil(rows.length / per);
+      if (page >= pages) page = 0;
+      rows.forEach(function (row, i) { row.hidden = Math.floor(i / per) !== page; });
+      if (animate) {
+        body.classList.remove("turning");
+        void body.offsetWidth; // restart the animation
+        body.classList.add("turning");
+      }
+    } else {
+      page = 0;
+    }
+    section.dataset.page = String(page + 1);
+    section.dataset.pages = String(pages);
+    var shown = section.querySelector("[data-shown]");
+    var total = section.querySelector("[data-count]");
+    if (shown) shown.textContent = String(page + 1);
+    if (total) total.textContent = String(pages);
+  }
+
+  function turn() {
+    page += 1;
+    show(true);
+  }
+
+  function start() {
+    show(false);
+    window.setInterval(turn, every);
+    window.addEventListener("resize", function () { show(false); });
+    // Right after htmx puts the new board in, before the browser paints it.
+    document.body.addEventListener("htmx:afterSwap", function () { show(false); });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

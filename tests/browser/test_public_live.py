@@ -1,0 +1,175 @@
+"""The public pages in Chromium: a spectator's leaderboard follows a director's entry
+without a reload, the projector pages through a long leaderboard, and a private event
+is not reachable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.cache import cache
+from playwright.sync_api import expect
+from rest_framework.authtoken.models import Token
+
+from scoring import services
+from scoring.models import Standing
+from scoring.rules import HandEntry, SeatEntry
+from tests.factories import make_entries, make_event, make_round, make_user
+from tournaments.models import Event, Round
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The live pages poll every 3 s; a version nobody announced is re-read within 5 s.
+LIVE_TIMEOUT = 15_000
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def kingston():
+    """A running event: one table of four, hand 1 recorded, standings built."""
+    event = make_event(slug="kingston", name="Kingston Open")
+    entries = make_entries(event, 4)
+    for entry, name in zip(entries, ["Andre", "Beverley", "Carlton", "Delroy"], strict=True):
+        entry.player.name = name
+        entry.player.save()
+    round_ = make_round(event, table_sizes=(4,), entries=entries)
+    table = round_.tables.get()
+    services.record_hand(
+        table=table,
+        number=1,
+        entry=HandEntry(went_out=1, scores=(SeatEntry(2, 10), SeatEntry(3, 20), SeatEntry(4, 30))),
+    )
+    event.refresh_from_db()
+    assert event.standings_version == 1  # rebuilt when the hand was committed
+    return event
+
+
+def director_session(new_page, event: Event):
+    """A director's own browser session, entering hands through the API with a token."""
+    alice = make_user("alice")
+    event.directors.add(alice)
+    token = Token.objects.create(user=alice)
+    page = new_page()
+    headers = {"Authorization": f"Token {token.key}", "Content-Type": "application/json"}
+    return page, headers
+
+
+def test_a_spectators_leaderboard_changes_by_itself_after_a_director_records_a_hand(
+    live_server, new_page, kingston
+):
+    spectator = new_page(390, 844)
+    spectator.goto(f"{live_server.url}/events/kingston/")
+    board = spectator.locator("#leaderboard")
+    expect(board).to_have_attribute("data-version", "1")
+    first = board.locator("tbody tr").first
+    expect(first.locator("th.name")).to_have_text("Andre")
+    spectator.evaluate("window.__loadedOnce = 'still the same page'")
+
+    director, headers = director_session(new_page, kingston)
+    # Hand 2: Beverley goes out, Andre is caught with 45.
+    hand = {
+        "went_out": 2,
+        "scores": [{"seat": 1, "points": 45}, {"seat": 3, "points": 5}, {"seat": 4, "points": 1}],
+    }
+    response = director.request.put(
+        f"{live_server.url}/api/v1/events/kingston/rounds/1/tables/1/hands/2/",
+        data=json.dumps(hand),
+        headers=headers,
+    )
+    assert response.status == 200, response.text()
+
+    expect(board).to_have_attribute("data-version", "2", timeout=LIVE_TIMEOUT)
+    expect(first.locator("th.name")).to_have_text("Beverley")
+    expect(first.locator("td.points")).to_have_text("10")
+    assert spectator.evaluate("window.__loadedOnce") == "still the same page"
+
+
+def test_a_followed_table_shows_the_new_hand_by_itself(live_server, new_page, kingston):
+    spectator = new_page(390, 844)
+    spectator.goto(f"{live_server.url}/events/kingston/rounds/1/tables/1/")
+    expect(spectator.locator(".now")).to_contain_text("hand 2 of 9")
+    spectator.evaluate("window.__loadedOnce = 'still the same page'")
+
+    director, headers = director_session(new_page, kingston)
+    hand = {
+        "went_out": 3,
+        "scores": [{"seat": 1, "points": 7}, {"seat": 2, "points": 8}, {"seat": 4, "points": 9}],
+    }
+    response = director.request.put(
+        f"{live_server.url}/api/v1/events/kingston/rounds/1/tables/1/hands/2/",
+        data=json.dumps(hand),
+        headers=headers,
+    )
+    assert response.status == 200, response.text()
+
+    expect(spectator.locator(".now")).to_contain_text("hand 3 of 9", timeout=LIVE_TIMEOUT)
+    expect(spectator.locator('tr[data-hand="2"] td.out')).to_contain_text("out")
+    assert spectator.evaluate("window.__loadedOnce") == "still the same page"
+
+
+def projector_state(page) -> dict:
+    """The page the projector shows, read at one instant (it turns by itself)."""
+    return page.evaluate(
+        """() => {
+            const board = document.querySelector('[data-projector]');
+            const rows = Array.from(board.querySelectorAll('tbody tr')).filter(r => !r.hidden);
+            return {
+                page: Number(board.dataset.page),
+                pages: Number(board.dataset.pages),
+                shown: board.querySelector('[data-shown]').textContent,
+                ranks: rows.map(r => Number(r.dataset.rank)),
+                bottom: Math.max(...rows.map(r => r.getBoundingClientRect().bottom)),
+            };
+        }"""
+    )
+
+
+def test_the_projector_pages_through_a_long_leaderboard(live_server, new_page):
+    event = make_event(slug="national", name="National Championship")
+    entries = make_entries(event, 150)
+    round_ = Round.objects.create(event=event, number=1, status=Round.Status.PUBLISHED)
+    Standing.objects.bulk_create(
+        Standing(event=event, round=round_, entry=entry, rank=i, points=10 * i)
+        for i, entry in enumerate(entries, start=1)
+    )
+    page = new_page(1280, 720)
+    page.goto(f"{live_server.url}/events/national/projector/?every=2")
+    board = page.locator("[data-projector]")
+    expect(board).to_have_attribute("data-page", "1")
+    first = projector_state(page)
+    per = len(first["ranks"])
+    assert 5 <= per < 150
+    assert first["pages"] == -(-150 // per)
+    assert first["bottom"] <= 720  # every row shown fits on the screen
+
+    seen = set()
+    for _ in range(2):
+        page.wait_for_function(
+            "n => Number(document.querySelector('[data-projector]').dataset.page) > n",
+            arg=max(seen, default=1),
+        )
+        state = projector_state(page)
+        number = state["page"]
+        seen.add(number)
+        # Page n shows the next `per` ranks, and says which page it is.
+        assert state["ranks"] == list(range((number - 1) * per + 1, min(number * per, 150) + 1))
+        assert state["shown"] == str(number)
+        assert state["bottom"] <= 720
+    assert len(seen) == 2
+
+
+def test_a_private_event_is_not_reachable(live_server, new_page):
+    make_event(slug="hidden", name="Hidden Invitational", public=False)
+    page = new_page()
+    response = page.goto(f"{live_server.url}/events/hidden/")
+    assert response.status == 404
+    assert "Hidden Invitational" not in page.content()
+    assert page.goto(f"{live_server.url}/events/hidden/projector/").status == 404
+    page.goto(f"{live_server.url}/")
+    assert "Hidden Invitational" not in page.content()
