@@ -6,6 +6,8 @@ Not a test. Each script prints the command that produced its figures.
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -59,3 +61,28 @@ def big_event(players: int = 1024, rounds: int = 10, slug: str | None = None, li
 
 def command_line() -> str:
     return " ".join([Path(sys.executable).name, *sys.argv])
+
+
+# A real Celery worker, one process, as the benchmarks run it.
+CELERY_WORKER = [
+    sys.executable, "-m", "celery", "-A", "kalooki_site", "worker", "--pool", "solo",
+    "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "INFO",
+]  # fmt: skip
+
+
+def start(args: list[str], env: dict, log: str | Path) -> subprocess.Popen:
+    """A background process in its own session, its output in `log`."""
+    return subprocess.Popen(
+        args,
+        cwd=ROOT,
+        env=env,
+        stdout=Path(log).open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(20)

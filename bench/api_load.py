@@ -14,16 +14,13 @@ import argparse
 import http.client
 import json
 import os
-import signal
 import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
-from _setup import ROOT, big_event, command_line, setup_django
+from _setup import CELERY_WORKER, big_event, command_line, setup_django, start, stop
 
 BROKER = "redis://127.0.0.1:6379/4"
 
@@ -32,23 +29,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def start(args: list[str], env: dict, log: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        args,
-        cwd=ROOT,
-        env=env,
-        stdout=Path(log).open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(20)
 
 
 class Client:
@@ -128,25 +108,7 @@ def main() -> None:
         env,
         "/tmp/kalooki-bench-gunicorn.log",
     )
-    worker = start(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "kalooki_site",
-            "worker",
-            "--pool",
-            "solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-l",
-            "WARNING",
-        ],
-        env,
-        "/tmp/kalooki-bench-worker.log",
-    )
+    worker = start(CELERY_WORKER, env, "/tmp/kalooki-bench-worker.log")
     try:
         for _ in range(100):
             try:

@@ -11,14 +11,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
-from _setup import ROOT, big_event, command_line, setup_django
+from _setup import CELERY_WORKER, big_event, command_line, setup_django, start, stop
 
 BARE_SQL = """
 SELECT s.entry_id, r.number, t.number, SUM(hs.score), SUM(hs.penalty_points), COUNT(*)
@@ -59,28 +56,7 @@ def worker_peak_memory(url: str, event_id: int) -> tuple[int, int, float]:
 
     env = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": broker()}
     log = Path("/tmp/kalooki-bench-worker.log")
-    worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "kalooki_site",
-            "worker",
-            "--pool",
-            "solo",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "-l",
-            "INFO",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
+    worker = start(CELERY_WORKER, env, log)
     try:
         while "ready" not in log.read_text():
             time.sleep(0.2)
@@ -94,8 +70,7 @@ def worker_peak_memory(url: str, event_id: int) -> tuple[int, int, float]:
         connection.close()
         return before, vm_hwm_kib(worker.pid), took
     finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        worker.wait(20)
+        stop(worker)
 
 
 def broker() -> str:

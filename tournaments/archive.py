@@ -34,6 +34,7 @@ from django.db.models import Q
 
 from scoring.models import Hand, HandScore, Penalty, Standing
 from tournaments.models import Entry, Event, Player, Round, Seat, Table
+from tournaments.services.events import EVENT_FIELDS as EVENT_SETTINGS
 
 FORMAT = "kalooki-event"
 VERSION = 1
@@ -78,29 +79,8 @@ class Section:
         return self.model.history.model
 
 
-EVENT_FIELDS = (
-    "slug",
-    "name",
-    "starts_on",
-    "venue",
-    "ruleset",
-    "packs",
-    "jokers",
-    "format",
-    "rounds_planned",
-    "director_penalty",
-    "table_points",
-    "advance_per_table",
-    "seating",
-    "odd_tables",
-    "public",
-    "status",
-    "tiebreaks",
-    "draw_seed",
-    "standings_version",
-    "created_at",
-    "updated_at",
-)
+# Every setting a director can give, and what the site keeps about the event besides.
+EVENT_FIELDS = (*EVENT_SETTINGS, "draw_seed", "standings_version", "created_at", "updated_at")
 # The event itself is implicit in these models' "event" field.
 IMPLICIT_EVENT = {"entries", "rounds", "standings"}
 

@@ -7,26 +7,7 @@ from rest_framework import serializers
 
 from scoring.ranking import TIEBREAKS
 from tournaments.models import Entry, Event, Player, Round
-
-EVENT_FIELDS = [
-    "slug",
-    "name",
-    "starts_on",
-    "venue",
-    "ruleset",
-    "packs",
-    "jokers",
-    "format",
-    "rounds_planned",
-    "director_penalty",
-    "table_points",
-    "advance_per_table",
-    "seating",
-    "odd_tables",
-    "public",
-    "status",
-    "tiebreaks",
-]
+from tournaments.services.events import EVENT_FIELDS
 
 
 class PlayerSerializer(CountryFieldMixin, serializers.ModelSerializer):
