@@ -1,0 +1,211 @@
+/* The director's table sheet, keyboard first.
+ *
+ * - Enter in any box of a hand row saves that row (through HTMX) and puts the cursor
+ *   on the first box of the next row; Tab moves across a row, then to the next.
+ * - A seat's box takes points ("23") or the cards left in hand ("JK AS 10H"); for
+ *   cards, the points show as they are typed, counted exactly as RULES.md,
+ *   "Penalty value of a card left in hand" (the server counts them again on save).
+ * - After a refused save, the cursor goes back to the first box that is wrong.
+ */
+(function () {
+  "use strict";
+
+  // --- Card values (RULES.md): joker 50, black ace 15, 10 J Q K 10, 2-9 face, red ace 1.
+  var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+  var SUITS = ["S", "H", "D", "C"];
+  var WHOLE = /^[+-]?\d+$/;
+  var DASHES = ["-", "\u2013", "\u2014"];
+
+  function cardPoints(rank, suit) {
+    if (rank === "A") return suit === "S" || suit === "C" ? 15 : 1;
+    if (rank === "10" || rank === "J" || rank === "Q" || rank === "K") return 10;
+    return parseInt(rank, 10);
+  }
+
+  // The same notation the server reads: separated by spaces or commas, any case.
+  function readCards(text) {
+    var tokens = text.split(/[\s,]+/).filter(Boolean);
+    var points = 0;
+    for (var i = 0; i < tokens.length; i++) {
+      var token = tokens[i];
+      var t = token.toUpperCase();
+      var last = i === tokens.length - 1;
+      if (t === "JK") { points += 50; continue; }
+      if (t.indexOf("JK") === 0) return { error: "\u201c" + token + "\u201d: a joker has no suit", last: false };
+      var ten = t.indexOf("10") === 0;
+      var rank = ten ? "10" : t.slice(0, 1);
+      var suit = ten ? t.slice(2) : t.slice(1);
+      if (RANKS.indexOf(rank) < 0 && !(last && t === "1")) return { error: "\u201c" + token + "\u201d is not a card" };
+      // A rank alone (or "J", which may yet become a joker) is a card half typed.
+      if (!suit) return { error: "\u201c" + token + "\u201d: no suit (S, H, D, C)", last: last };
+      if (SUITS.indexOf(suit) < 0) return { error: "\u201c" + token + "\u201d: unknown suit" };
+      points += cardPoints(rank, suit);
+    }
+    return { points: points, count: tokens.length };
+  }
+
+  function showPoints(input) {
+    var out = document.getElementById(input.id + "-calc");
+    if (!out) return;
+    var text = input.value.trim();
+    out.classList.remove("calc-error");
+    if (!text || WHOLE.test(text) || DASHES.indexOf(text) >= 0) {
+      out.textContent = "";
+      return;
+    }
+    var read = readCards(text);
+    // The last card still being typed ("10" before its suit): count the ones before it.
+    var typing = /[^\s,]$/.test(input.value) && read.error && read.last;
+    if (typing) {
+      var before = readCards(text.replace(/[^\s,]+$/, ""));
+      if (!before.error) {
+        out.textContent = "= " + before.points + " so far";
+        return;
+      }
+    }
+    if (read.error) {
+      out.textContent = read.error;
+      out.classList.add("calc-error");
+    } else {
+      out.textContent = "= " + read.points + " (" + read.count + " card" + (read.count === 1 ? "" : "s") + ")";
+    }
+  }
+
+  // --- Moving through the grid ----------------------------------------------------
+  function handForm(el) {
+    var form = el && el.form;
+    return form && form.classList.contains("hand-form") ? form : null;
+  }
+
+  function fields(row) {
+    return Array.prototype.filter.call(
+      row.querySelectorAll("input:not([type=hidden]), select, button.save"),
+      function (el) { return !el.disabled; }
+    );
+  }
+
+  function focusField(el) {
+    if (!el) return false;
+    el.focus();
+    if (el.tagName === "INPUT" && el.type === "text") el.select();
+    return true;
+  }
+
+  function focusNext(row) {
+    var next = row.nextElementSibling;
+    while (next && !(next.matches("tbody.hand") && fields(next).length)) next = next.nextElementSibling;
+    if (next) return focusField(fields(next)[0]);
+    return focusField(document.getElementById("lock-table") || document.getElementById("next-table"));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || event.isComposing || event.altKey || event.ctrlKey || event.metaKey) return;
+    var field = event.target;
+    var form = handForm(field);
+    if (!form || field.tagName === "A" || field.tagName === "TEXTAREA") return;
+    // Enter saves this row, never something else (a checkbox, a select, another form).
+    event.preventDefault();
+    var row = form.closest("tbody.hand");
+    focusNext(row);
+    form.requestSubmit();
+  });
+
+  // --- Touch screens: a letter keyboard in the seat boxes to type cards -------------
+  var KEYBOARD = "kalooki.cardsKeyboard";
+
+  function keyboardMode(root) {
+    var toggle = document.getElementById("cards-keyboard");
+    var mode = toggle && toggle.checked ? "text" : "numeric";
+    root.querySelectorAll(".seat-input").forEach(function (input) { input.inputMode = mode; });
+  }
+
+  document.addEventListener("change", function (event) {
+    if (event.target.id !== "cards-keyboard") return;
+    try { localStorage.setItem(KEYBOARD, event.target.checked ? "1" : ""); } catch (e) { /* private mode */ }
+    keyboardMode(document);
+  });
+
+  document.addEventListener("input", function (event) {
+    if (event.target.classList && event.target.classList.contains("seat-input")) showPoints(event.target);
+  });
+
+  // A form that asks first (force close, delete a hand).
+  document.addEventListener("submit", function (event) {
+    var question = event.target.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+
+  // --- New content: the page, or a row HTMX has just swapped in ---------------------
+  function prepare(root) {
+    keyboardMode(root);
+    root.querySelectorAll("tbody.hand[data-state=error] .seat-input, tbody.hand[data-state=stale] .seat-input")
+      .forEach(showPoints);
+  }
+
+  function afterSwap(row) {
+    var state = row.getAttribute("data-state");
+    var lost = !document.activeElement || document.activeElement === document.body;
+    if (state === "error") {
+      focusField(row.querySelector("[aria-invalid=true]:not([disabled])") || fields(row)[0]);
+    } else if (state === "stale") {
+      focusField(row.querySelector("button.reload"));
+    } else if (lost && state === "saved") {
+      focusNext(row);
+    } else if (lost) {
+      focusField(fields(row)[0]);
+    }
+  }
+
+  // --- A save that never got an answer (the venue's network, a server error) -------
+  // Nothing was swapped, so the row still holds what was typed: say so beside it.
+  function unsaved(event) {
+    var form = event.detail && event.detail.elt;
+    if (!form || !form.classList || !form.classList.contains("hand-form")) return;
+    var row = form.closest("tbody.hand");
+    var status = event.detail.xhr && event.detail.xhr.status;
+    var why = event.type === "htmx:sendError" || !status
+      ? "the server could not be reached (is the network down?)"
+      : "the server answered with an error (" + status + ")";
+    var messages = row.querySelector("tr.row-messages.unsent");
+    if (!messages) {
+      messages = document.createElement("tr");
+      messages.className = "row-messages unsent";
+      var cell = document.createElement("td");
+      cell.colSpan = row.rows[0].cells.length;
+      var list = document.createElement("ul");
+      list.setAttribute("role", "alert");
+      list.appendChild(document.createElement("li"));
+      cell.appendChild(list);
+      messages.appendChild(cell);
+      row.appendChild(messages);
+    }
+    messages.querySelector("li").textContent = "Hand " + row.getAttribute("data-hand") +
+      " was not saved: " + why + ". What you typed is still here: press Enter in the row to try again.";
+    row.setAttribute("data-state", "unsent");
+    row.classList.add("state-error");
+    focusField(fields(row)[0]);
+  }
+  document.addEventListener("htmx:sendError", unsaved);
+  document.addEventListener("htmx:responseError", unsaved);
+
+  function start() {
+    var toggle = document.getElementById("cards-keyboard");
+    if (toggle) {
+      try { toggle.checked = localStorage.getItem(KEYBOARD) === "1"; } catch (e) { /* private mode */ }
+    }
+    prepare(document);
+    if (window.htmx) {
+      window.htmx.onLoad(function (elt) {
+        if (elt === document.body) return;
+        prepare(elt);
+        if (elt.matches && elt.matches("tbody.hand")) afterSwap(elt);
+      });
+    }
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+
+  // For the tests and the curious: the same count the page shows.
+  window.kalookiCards = readCards;
+})();
