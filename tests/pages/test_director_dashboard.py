@@ -253,3 +253,22 @@ def test_in_a_round_in_play_only_untouched_tables_offer_their_players_to_move(w,
     }
     offered = set(re.findall(r'<option value="\d+">(.*?) \(table', body))
     assert offered == {name for name, table in at.items() if table == 2}
+
+
+def test_the_dashboard_links_to_the_toolkit(client, django_user_model):
+    from tests.factories import make_event, make_round
+
+    event = make_event(slug="toolkit-links")
+    make_round(event, table_sizes=(4,))
+    user = django_user_model.objects.create_user("tk", password="pw")
+    event.directors.add(user)
+    client.force_login(user)
+    page = client.get("/director/toolkit-links/").content.decode()
+    for path in (
+        "/director/toolkit-links/toolkit/import/",
+        "/director/toolkit-links/toolkit/rounds/1/table-cards.pdf",
+        "/director/toolkit-links/toolkit/rounds/1/score-sheets.pdf",
+        "/director/toolkit-links/toolkit/exports/standings.csv",
+    ):
+        assert path in page
+        assert client.get(path).status_code == 200, path
