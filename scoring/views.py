@@ -337,11 +337,9 @@ def playing_seats(table: Table, number: int) -> list[int]:
     """The seats that play hand `number`: a player who withdrew mid-round plays no hand
     after the one they left after (the service reads the seats the same way)."""
     return [
-        position
-        for position, left in Seat.objects.filter(table=table)
-        .order_by("position")
-        .values_list("position", "left_after_hand")
-        if left is None or number <= left
+        seat.position
+        for seat in Seat.objects.filter(table=table).order_by("position")
+        if seat.plays_hand(number)
     ]
 
 

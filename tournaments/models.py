@@ -279,3 +279,12 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} seat {self.position}"
+
+    def plays_hand(self, number: object) -> bool:
+        """Whether this seat plays hand `number` (a player who withdrew mid-round
+        plays no hand after the one they left after)."""
+        return (
+            self.left_after_hand is None
+            or not isinstance(number, int)
+            or number <= self.left_after_hand
+        )

@@ -127,13 +127,8 @@ def record_hand(
     """
     table = lock_table_for_write(table)
     event = table.round.event
-    # A player who withdrew during the round plays no hand after they left.
     seats = {
-        seat.position: seat
-        for seat in Seat.objects.filter(table=table)
-        if seat.left_after_hand is None
-        or not isinstance(number, int)
-        or number <= seat.left_after_hand
+        seat.position: seat for seat in Seat.objects.filter(table=table) if seat.plays_hand(number)
     }
     try:
         scored = rules.score_hand(
