@@ -22,6 +22,9 @@ demo: install
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_event \
 		--players 32 --rounds 3 --seed 7 --live --if-missing \
 		--slug kingston-open --name "Kingston Kalooki Open (demo)"
+	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_event \
+		--players 0 --rounds 0 --planned 3 --if-missing \
+		--slug montego-bay-open --name "Montego Bay Open (demo, taking entries)"
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The whole suite on the database DATABASE_URL names (SQLite when unset).

@@ -10,7 +10,9 @@ as a director's entry would be, then written in bulk with its history.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from dataclasses import dataclass
+from itertools import combinations
 
 from django.db import transaction
 from django.utils import timezone
@@ -20,6 +22,7 @@ from scoring import rules
 from scoring.cards import Card, Deck
 from scoring.models import Hand, HandScore, Penalty
 from scoring.services import deck_of, ruleset_of, score_rows
+from tournaments import seating
 from tournaments.models import Entry, Event, Player, Round, Seat, Table
 
 FIRST_NAMES = [
@@ -141,6 +144,9 @@ class DemoOptions:
     ruleset: str = "jamaica"
     # Leave the last round in play with some hands still to enter.
     live: bool = False
+    # Rounds the event plans (default: those generated); with no round generated, the
+    # event is still taking registrations.
+    planned: int | None = None
 
 
 class Simulator:
@@ -212,14 +218,6 @@ def make_players(rng: random.Random, count: int) -> list[Player]:
     return Player.objects.bulk_create(players)
 
 
-def table_sizes(count: int) -> list[int]:
-    """Tables of four, with fives absorbing a field that does not divide by four."""
-    tables, extra = divmod(count, 4)
-    if tables == 0 or extra > tables:
-        raise ValueError(f"{count} players cannot be seated at tables of 4 and 5")
-    return [5] * extra + [4] * (tables - extra)
-
-
 @transaction.atomic
 def generate_demo_event(options: DemoOptions) -> Event:
     rng = random.Random(options.seed)
@@ -229,8 +227,14 @@ def generate_demo_event(options: DemoOptions) -> Event:
         starts_on=timezone.localdate(),
         venue="Kingston, Jamaica",
         ruleset=options.ruleset,
-        rounds_planned=options.rounds,
-        status=Event.Status.RUNNING if options.live else Event.Status.FINISHED,
+        rounds_planned=options.planned or options.rounds or 3,
+        status=(
+            Event.Status.REGISTRATION
+            if options.rounds == 0
+            else Event.Status.RUNNING
+            if options.live or (options.planned or 0) > options.rounds
+            else Event.Status.FINISHED
+        ),
         public=True,
         draw_seed=options.seed,
     )
@@ -245,7 +249,8 @@ def generate_demo_event(options: DemoOptions) -> Event:
     )
     ruleset, deck = ruleset_of(event), deck_of(event)
     simulator = Simulator(rng, ruleset, deck, event.director_penalty)
-    sizes = table_sizes(len(entries))
+    met: Counter[frozenset[int]] = Counter()
+    dealt: Counter[int] = Counter()
     now = timezone.now()
     for number in range(1, options.rounds + 1):
         last = number == options.rounds
@@ -259,25 +264,38 @@ def generate_demo_event(options: DemoOptions) -> Event:
             published_at=now,
             closed_at=None if in_play else now,
         )
-        order = entries[:]
-        random.Random(round_.seed).shuffle(order)
-        tables = Table.objects.bulk_create(
-            [Table(round=round_, number=t) for t in range(1, len(sizes) + 1)]
+        # Seated as a director would have them: the random policy, which also keeps
+        # players who already met apart and shares out who deals first.
+        plan = seating.seat(
+            seating.SeatingRequest(
+                contenders=tuple(
+                    seating.Contender(id=e.pk, dealt_first=dealt[e.pk]) for e in entries
+                ),
+                met=dict(met),
+                policy="random",
+                seed=round_.seed,
+            )
         )
-        seats, start = [], 0
-        for table, size in zip(tables, sizes, strict=True):
-            dealer = rng.randint(1, size)
-            for position, entry in enumerate(order[start : start + size], start=1):
-                seats.append(
-                    Seat(
-                        table=table,
-                        round=round_,
-                        entry=entry,
-                        position=position,
-                        first_dealer=position == dealer,
-                    )
+        round_.quality = plan.quality.as_dict()
+        round_.save(update_fields=["quality"])
+        tables = Table.objects.bulk_create(
+            [Table(round=round_, number=t.number) for t in plan.tables]
+        )
+        seats = []
+        for table, planned in zip(tables, plan.tables, strict=True):
+            for a, b in combinations(sorted(planned.seats), 2):
+                met[frozenset((a, b))] += 1
+            dealt[planned.seats[planned.dealer - 1]] += 1
+            seats += [
+                Seat(
+                    table=table,
+                    round=round_,
+                    entry_id=entry_id,
+                    position=position,
+                    first_dealer=position == planned.dealer,
                 )
-            start += size
+                for position, entry_id in enumerate(planned.seats, start=1)
+            ]
         seats = bulk_create_with_history(seats, Seat, default_change_reason="demo data")
         write_round_hands(rng, simulator, event, tables, seats, in_play)
     return event
@@ -296,7 +314,9 @@ def write_round_hands(
     for seat in seats:
         by_table.setdefault(seat.table_id, {})[seat.position] = seat
     planned: list[tuple[Hand, rules.ScoredHand, dict[int, Seat]]] = []
-    for table in tables:
+    # The odd redeal: about one hand in fifty, and at least one in every round.
+    forced_redeal = (rng.randrange(len(tables)), rng.randint(1, ruleset.hand_count))
+    for index, table in enumerate(tables):
         table_seats = by_table[table.pk]
         hands = ruleset.hand_count
         if in_play:
@@ -304,7 +324,7 @@ def write_round_hands(
             hands = rng.choice([ruleset.hand_count, *range(0, ruleset.hand_count)])
         for number in range(1, hands + 1):
             attempt = 1
-            if rng.random() < 0.02:  # the stock ran out twice: a redeal
+            if rng.random() < 0.02 or (index, number) == forced_redeal:
                 redeal = rules.score_hand(
                     ruleset=ruleset,
                     deck=simulator.deck,

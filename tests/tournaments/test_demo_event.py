@@ -6,8 +6,8 @@ from django.core.management import CommandError, call_command
 from scoring import rules
 from scoring.models import Hand, HandScore
 from scoring.services import deck_of, ruleset_of
-from tournaments.demo import table_sizes
 from tournaments.models import Event, Round, Seat
+from tournaments.seating import table_sizes
 
 pytestmark = pytest.mark.django_db
 
@@ -94,6 +94,7 @@ def test_every_entry_is_seated_once_per_round_at_tables_of_four_or_five(demo):
         assert Seat.objects.filter(round=round_).count() == 34
         sizes = sorted(t.seats.count() for t in round_.tables.all())
         assert sizes == sorted(table_sizes(34)) == [4] * 6 + [5] * 2
+        assert round_.quality["repeat_meetings"] == 0
 
 
 def test_the_command_refuses_to_overwrite_unless_asked(demo):
@@ -122,3 +123,19 @@ def test_the_same_seed_makes_the_same_event():
         )
 
     assert sheet("a") == sheet("b")
+
+
+def test_an_upcoming_event_takes_entries_and_has_no_round_yet():
+    call_command("demo_event", players=0, rounds=0, planned=3, slug="upcoming", name="Upcoming")
+    event = Event.objects.get(slug="upcoming")
+    assert (event.status, event.rounds_planned) == ("registration", 3)
+    assert not event.rounds.exists() and not event.entries.exists()
+
+
+def test_the_sample_csv_imports_into_the_upcoming_event():
+    from pathlib import Path
+
+    call_command("demo_event", players=0, rounds=0, planned=3, slug="upcoming", name="Upcoming")
+    sample = Path(__file__).resolve().parents[2] / "docs" / "sample-players.csv"
+    call_command("import_players", "upcoming", str(sample), "--noinput")
+    assert Event.objects.get(slug="upcoming").entries.count() == 12

@@ -18,6 +18,9 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=32)
         parser.add_argument("--rounds", type=int, default=3)
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument(
+            "--planned", type=int, default=None, help="Rounds the event plans (default: --rounds)."
+        )
         parser.add_argument("--slug", default=None)
         parser.add_argument("--name", default=None)
         parser.add_argument(
@@ -38,10 +41,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts):
-        if opts["players"] < 3:
-            raise CommandError("--players: an event needs at least 3 players.")
-        if opts["rounds"] < 1:
-            raise CommandError("--rounds: an event needs at least one round.")
+        if opts["rounds"] < 0 or (opts["planned"] is not None and opts["planned"] < 1):
+            raise CommandError("--rounds and --planned cannot be negative; --planned at least 1.")
+        if opts["rounds"] and opts["players"] < 3:
+            raise CommandError("--players: at least 3 players are needed to play a round.")
+        if opts["players"] < 0:
+            raise CommandError("--players cannot be negative.")
         slug = opts["slug"] or f"demo-{opts['players']}-players"
         name = opts["name"] or f"Demo Kalooki Open ({opts['players']} players)"
         existing = Event.objects.filter(slug=slug)
@@ -63,6 +68,7 @@ class Command(BaseCommand):
                     name=name,
                     ruleset=opts["ruleset"],
                     live=opts["live"],
+                    planned=opts["planned"],
                 )
             )
         except ValueError as error:
