@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from kalooki_site.api_support import EventScoped
 from tournaments import selectors, services
-from tournaments.models import Entry
+from tournaments.models import Entry, Event
 from tournaments.serializers import (
     CloseSerializer,
     EntrySerializer,
@@ -47,13 +47,22 @@ class PlayerList(generics.ListCreateAPIView):
         serializer.save()
 
 
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "status", str, enum=["draft", "registration", "running", "finished"], required=False
+        )
+    ]
+)
 class EventList(generics.ListCreateAPIView):
     serializer_class = EventSerializer
     permission_classes = [AllowAny]
     lookup_field = "slug"
 
     def get_queryset(self):
-        return selectors.visible_events(self.request.user).order_by("-starts_on", "name", "id")
+        events = selectors.visible_events(self.request.user).order_by("-starts_on", "name", "id")
+        wanted = self.request.query_params.get("status")
+        return events.filter(status=wanted) if wanted in Event.Status.values else events
 
     def perform_create(self, serializer):
         require_login(self.request)

@@ -109,3 +109,11 @@ def test_event_settings_are_validated_by_field(api, alice, event):
     good = client.patch("/api/v1/events/kingston/", {"director_penalty": 250}, format="json")
     assert good.status_code == 200 and good.json()["director_penalty"] == 250
     assert client.put("/api/v1/events/kingston/", {}, format="json").status_code == 405
+
+
+def test_events_can_be_filtered_by_status(api):
+    make_event(slug="on", status="running")
+    make_event(slug="done", status="finished")
+    running = api.as_().get("/api/v1/events/?status=running").json()
+    assert [e["slug"] for e in running["results"]] == ["on"]
+    assert api.as_().get("/api/v1/events/?limit=1").json()["count"] == 2

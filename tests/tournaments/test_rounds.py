@@ -245,3 +245,13 @@ def test_rounds_beyond_the_plan_are_refused(event):
     assert event.status == Event.Status.FINISHED
     with pytest.raises(StateConflict):
         services.start_round(event=event)
+
+
+def test_a_closed_round_cannot_be_seated_again(event):
+    round_ = start_and_seat(event)
+    services.publish_round(round=round_)
+    with pytest.raises(StateConflict, match="only a draft"):
+        services.reseat_round(round=round_)
+    services.close_round(round=round_, force=True)
+    with pytest.raises(StateConflict, match="only a draft"):
+        services.reseat_round(round=round_)
