@@ -14,7 +14,7 @@ from django.core.management import CommandError, call_command
 from scoring.models import Hand, HandScore, Penalty, Standing
 from tests.factories import make_user
 from tests.toolkit import compare, played_event, snapshot
-from tournaments import archive
+from tournaments import archive, archive_export, archive_import
 from tournaments.demo import DemoOptions, generate_demo_event
 from tournaments.models import Entry, Event, Player, Round, Seat, Table
 
@@ -57,36 +57,36 @@ def test_an_event_survives_export_delete_and_import_unchanged(alice, source):
     else:
         event = generate_demo_event(DemoOptions(players=14, rounds=3, live=True, slug="demo"))
     slug = event.slug
-    document = json.loads(archive.dumps(archive.export_event(event)))
+    document = json.loads(archive.dumps(archive_export.export_event(event)))
     expected = snapshot(event)
     forget(event)
     assert not Event.objects.filter(slug=slug).exists()
 
-    imported = archive.import_event(raw=json.dumps(document))
+    imported = archive_import.import_event(raw=json.dumps(document))
 
     event = Event.objects.get(slug=slug)
     assert imported.event == event
-    compare(document["payload"], archive.build_payload(event))
+    compare(document["payload"], archive_export.build_payload(event))
     compare(expected, snapshot(event))
     assert imported.players_created == len(document["payload"]["players"])
 
 
 def test_the_round_trip_keeps_history_authors_dates_and_deleted_rows(event, alice):
-    before = archive.build_payload(event)
+    before = archive_export.build_payload(event)
     deleted_hand = [r for r in before["history"]["hands"] if r["history_type"] == "-"]
     assert deleted_hand, "the builder deletes a hand; its history must be exported"
     assert {r["history_user"] for r in before["history"]["hands"]} == {"alice"}
-    text = archive.dumps(archive.export_event(event))
+    text = archive.dumps(archive_export.export_event(event))
     forget(event)
     alice.delete()
 
-    imported = archive.import_event(raw=text)
+    imported = archive_import.import_event(raw=text)
 
     assert imported.users_created == ["alice"]
     ghost = get_user_model().objects.get(username="alice")
     assert not ghost.is_active and not ghost.has_usable_password()
     assert list(imported.event.directors.all()) == [ghost]
-    after = archive.build_payload(imported.event)
+    after = archive_export.build_payload(imported.event)
     compare(before, after)
     hands = Hand.history.filter(history_type="-")
     assert hands.count() == len(deleted_hand)
@@ -94,9 +94,9 @@ def test_the_round_trip_keeps_history_authors_dates_and_deleted_rows(event, alic
 
 
 def test_deleted_rows_keep_ids_no_new_row_will_take(event):
-    text = archive.dumps(archive.export_event(event))
+    text = archive.dumps(archive_export.export_event(event))
     forget(event)
-    imported = archive.import_event(raw=text)
+    imported = archive_import.import_event(raw=text)
     deleted = set(Hand.history.filter(history_type="-").values_list("id", flat=True))
     live = set(Hand.objects.values_list("pk", flat=True))
     assert deleted and not deleted & live
@@ -114,32 +114,32 @@ def test_a_round_quality_report_names_the_same_entries_after_import(event):
     round2.quality = {"repeat_meetings": 1, "repeat_pairs": [[first.pk, second.pk]]}
     round2.save()
     names = {first.player.name, second.player.name}
-    text = archive.dumps(archive.export_event(event))
+    text = archive.dumps(archive_export.export_event(event))
     forget(event)
-    imported = archive.import_event(raw=text)
+    imported = archive_import.import_event(raw=text)
     pair = imported.event.rounds.get(number=2).quality["repeat_pairs"][0]
     assert {e.player.name for e in Entry.objects.filter(pk__in=pair)} == names
 
 
 def test_players_already_here_are_matched_not_duplicated(event):
-    text = archive.dumps(archive.export_event(event))
-    imported = archive.import_event(raw=text, rename="kingston-copy")
+    text = archive.dumps(archive_export.export_event(event))
+    imported = archive_import.import_event(raw=text, rename="kingston-copy")
     assert imported.players_matched == 9 and imported.players_created == 0
     assert Player.objects.count() == 9
-    copy_ = archive.build_payload(imported.event)
-    original = archive.build_payload(event)
+    copy_ = archive_export.build_payload(imported.event)
+    original = archive_export.build_payload(event)
     copy_["event"]["slug"] = original["event"]["slug"]
     compare(original, copy_)
 
 
 def test_an_existing_slug_is_refused_unless_renamed(event):
-    text = archive.dumps(archive.export_event(event))
+    text = archive.dumps(archive_export.export_event(event))
     before = row_counts()
     with pytest.raises(archive.ArchiveError, match="already exists here.*--rename"):
-        archive.import_event(raw=text)
+        archive_import.import_event(raw=text)
     assert row_counts() == before
     with pytest.raises(archive.ArchiveError, match="not a valid event slug"):
-        archive.import_event(raw=text, rename="no spaces please")
+        archive_import.import_event(raw=text, rename="no spaces please")
 
 
 def resigned(document: dict) -> str:
@@ -209,25 +209,25 @@ def edits():
 def test_a_damaged_or_incompatible_archive_is_refused_and_nothing_is_written(
     event, name, change, message
 ):
-    document = archive.export_event(event)
+    document = archive_export.export_event(event)
     forget(event)
     before = row_counts()
     with pytest.raises(archive.ArchiveError, match=message):
-        archive.import_event(raw=change(copy.deepcopy(json.loads(archive.dumps(document)))))
+        archive_import.import_event(raw=change(copy.deepcopy(json.loads(archive.dumps(document)))))
     assert row_counts() == before
 
 
 def test_an_archive_the_database_refuses_writes_nothing(event):
     """Every check passes, but two seats give one entry twice in a round: the database's
     constraint refuses it part-way through, and everything before is rolled back."""
-    document = json.loads(archive.dumps(archive.export_event(event)))
+    document = json.loads(archive.dumps(archive_export.export_event(event)))
     seats = document["payload"]["seats"]
     same_round = [s for s in seats if s["round"] == seats[0]["round"]]
     same_round[1]["entry"] = same_round[0]["entry"]
     forget(event)
     before = row_counts()
     with pytest.raises(archive.ArchiveError, match="could not be stored"):
-        archive.import_event(raw=resigned(document))
+        archive_import.import_event(raw=resigned(document))
     assert row_counts() == before
 
 
@@ -249,7 +249,7 @@ def test_the_archive_covers_every_field_of_every_model():
 
 
 def test_the_checksum_is_of_the_payload_in_canonical_json(event):
-    document = archive.export_event(event)
+    document = archive_export.export_event(event)
     assert document["format"] == "kalooki-event" and document["version"] == 1
     reordered = json.loads(json.dumps(document["payload"], sort_keys=False, indent=3))
     assert archive.checksum(reordered) == document["checksum"]
@@ -258,7 +258,7 @@ def test_the_checksum_is_of_the_payload_in_canonical_json(event):
 
 def test_export_runs_a_fixed_number_of_queries(event, django_assert_max_num_queries):
     with django_assert_max_num_queries(20):
-        archive.build_payload(event)
+        archive_export.build_payload(event)
 
 
 # --- the commands ------------------------------------------------------------------------
@@ -269,12 +269,12 @@ def test_the_commands_move_an_event(event, tmp_path):
     call_command("export_event", "kingston", stdout=out)
     path = tmp_path / "event.json"
     path.write_text(out.getvalue(), encoding="utf-8")
-    before = archive.build_payload(event)
+    before = archive_export.build_payload(event)
     forget(event)
     done = io.StringIO()
     call_command("import_event", str(path), stdout=done)
     assert "Imported 'Kingston Kalooki Open' as 'kingston'" in done.getvalue()
-    compare(before, archive.build_payload(Event.objects.get(slug="kingston")))
+    compare(before, archive_export.build_payload(Event.objects.get(slug="kingston")))
 
 
 def test_the_import_command_renames_and_adds_a_director(event, tmp_path):
@@ -301,7 +301,7 @@ def test_the_commands_report_clear_errors(event, tmp_path):
     with pytest.raises(CommandError, match="Cannot read"):
         call_command("import_event", str(tmp_path / "missing.json"))
     damaged = tmp_path / "damaged.json"
-    damaged.write_text(archive.dumps(archive.export_event(event))[:-200], encoding="utf-8")
+    damaged.write_text(archive.dumps(archive_export.export_event(event))[:-200], encoding="utf-8")
     before = row_counts()
     with pytest.raises(CommandError, match="cannot be read as JSON"):
         call_command("import_event", str(damaged))
@@ -310,8 +310,8 @@ def test_the_commands_report_clear_errors(event, tmp_path):
 
 def test_the_archive_is_ascii_text_and_names_come_back_exactly(event):
     Player.objects.filter(name="Andre Brown").update(name="Zoë Łukasz-Brown 山田")
-    text = archive.dumps(archive.export_event(event))
+    text = archive.dumps(archive_export.export_event(event))
     assert text.isascii()
     forget(event)
-    archive.import_event(raw=text.encode("utf-16"))
+    archive_import.import_event(raw=text.encode("utf-16"))
     assert Entry.objects.filter(player__name="Zoë Łukasz-Brown 山田").exists()

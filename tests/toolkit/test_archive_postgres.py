@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings
 
 from tests.toolkit import compare, snapshot
-from tournaments import archive
+from tournaments import archive, archive_export, archive_import
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -31,10 +31,10 @@ generate_demo_event(DemoOptions(players=13, rounds=2, live=True, slug="venue-dem
 DUMP = """
 import json
 from tests.toolkit import snapshot
-from tournaments import archive
+from tournaments import archive, archive_export, archive_import
 from tournaments.models import Event
 event = Event.objects.get(slug={slug!r})
-print(json.dumps({{"payload": archive.build_payload(event), "snapshot": snapshot(event)}}))
+print(json.dumps({{"payload": archive_export.build_payload(event), "snapshot": snapshot(event)}}))
 """
 
 
@@ -83,15 +83,15 @@ def test_an_event_moves_from_a_venue_sqlite_file_to_postgresql_and_back(venue, t
     assert json.loads(exported)["database"] == "sqlite"
 
     # Into PostgreSQL, in this process.
-    imported = archive.import_event(raw=exported)
+    imported = archive_import.import_event(raw=exported)
     event = Event.objects.get(slug=slug)
     assert imported.event == event
-    compare(at_venue["payload"], archive.build_payload(event))
+    compare(at_venue["payload"], archive_export.build_payload(event))
     compare(at_venue["snapshot"], snapshot(event))
 
     # And back to the laptop, beside the original.
     back = tmp_path / "back.json"
-    back.write_text(archive.dumps(archive.export_event(event)), encoding="utf-8")
+    back.write_text(archive.dumps(archive_export.export_event(event)), encoding="utf-8")
     venue.run("import_event", str(back), "--rename", f"{slug}-back")
     returned = venue.dump(f"{slug}-back")
     for document in (returned["payload"]["event"], returned["snapshot"]["event"]):

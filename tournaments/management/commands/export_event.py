@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import archive
+from tournaments import archive, archive_export
 from tournaments.models import Event
 
 
@@ -24,7 +24,7 @@ class Command(BaseCommand):
         event = Event.objects.filter(slug=slug).first()
         if event is None:
             raise CommandError(f"No event {slug!r} here.")
-        text = archive.dumps(archive.export_event(event))
+        text = archive.dumps(archive_export.export_event(event))
         if output:
             Path(output).write_text(text, encoding="utf-8")
             self.stderr.write(f"Wrote {event.name!r} to {output}.")

@@ -9,7 +9,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments import archive
+from tournaments import archive, archive_import
 
 
 class Command(BaseCommand):
@@ -36,7 +36,7 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"Cannot read {path}: {error.strerror or error}.") from error
         try:
-            imported = archive.import_event(raw=raw, rename=rename, by=by)
+            imported = archive_import.import_event(raw=raw, rename=rename, by=by)
         except archive.ArchiveError as error:
             raise CommandError(str(error)) from error
         self.stdout.write(imported.summary())
