@@ -24,8 +24,8 @@ PAGES = {
     "/events/{slug}/projector/live/?v=0": 4,
     "/events/{slug}/rounds/1/": 6,
     "/events/{slug}/rounds/2/live/?v=0": 6,
-    "/events/{slug}/rounds/2/tables/1/": 6,
-    "/events/{slug}/rounds/2/tables/2/live/?v=0": 6,
+    "/events/{slug}/rounds/2/tables/{table}/": 6,
+    "/events/{slug}/rounds/2/tables/{table}/live/?v=0": 6,
     "/players/{player}/": 4,
 }
 # A public event's pages, once cached, run none: the event and the page come from the cache.
@@ -34,7 +34,7 @@ CACHED = [
     "/events/{slug}/?page=2",
     "/events/{slug}/projector/",
     "/events/{slug}/rounds/1/",
-    "/events/{slug}/rounds/2/tables/1/",
+    "/events/{slug}/rounds/2/tables/{table}/",
 ]
 
 
@@ -48,7 +48,15 @@ def demo(players: int) -> Event:
 
 def url(path: str, event: Event) -> str:
     player = event.entries.order_by("seed_number").first().player_id
-    return path.format(slug=event.slug, player=player)
+    # A table with hands recorded: an empty one skips the queries for hands it lacks.
+    table = (
+        event.rounds.get(number=2)
+        .tables.filter(hands__isnull=False)
+        .order_by("number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return path.format(slug=event.slug, player=player, table=table)
 
 
 def queries(client, path: str) -> int:
