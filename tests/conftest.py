@@ -4,6 +4,7 @@ import os
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 
 
 def on_postgres() -> bool:
@@ -32,6 +33,14 @@ def pytest_report_header(config):
     db = settings.DATABASES["default"]
     where = db["NAME"] if db["ENGINE"].endswith("sqlite3") else f"{db['HOST']}:{db['PORT']}"
     return f"database: {db['ENGINE'].rsplit('.', 1)[-1]} ({where}); CI={os.environ.get('CI', '')}"
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Every test starts and ends with an empty cache, so no test sees another's pages."""
+    cache.clear()
+    yield
+    cache.clear()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 import pytest
-from django.core.cache import cache
 from playwright.sync_api import expect
 from rest_framework.authtoken.models import Token
 
@@ -21,13 +20,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 # The live pages poll every 3 s; a version nobody announced is re-read within 5 s.
 LIVE_TIMEOUT = 15_000
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -12,13 +12,6 @@ from tournaments.models import Entry, Event
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
 def standings(event: Event, rows: list[dict], *, number: int = 1) -> None:
     """Standing rows as a rebuild would leave them (rank order), for round `number`."""
     round_ = event.rounds.get(number=number)

@@ -17,13 +17,6 @@ from tournaments.models import Event
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
-
-
 @pytest.fixture
 def event() -> Event:
     event = make_event(slug="kingston", name="Kingston Open")

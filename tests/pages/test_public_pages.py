@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 
 from scoring import services
 from scoring.rules import HandEntry, PenaltyEntry, SeatEntry
@@ -14,13 +13,6 @@ from tests.factories import make_entries, make_event, make_round, make_user
 from tournaments.models import Entry, Event, Round
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 def record(table, number: int, went_out: int, points: dict[int, int], **extra) -> None:
