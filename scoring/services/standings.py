@@ -20,7 +20,7 @@ from scoring import ranking
 from scoring.leaderboard import announce_version
 from scoring.models import Hand, HandScore, Standing
 from scoring.rulesets import get_ruleset
-from tournaments.models import Entry, Event, Round
+from tournaments.models import Entry, Event, Round, Seat
 
 # Changes that arrive within this many seconds share one rebuild.
 COLLAPSE_SECONDS = 1.0
@@ -87,6 +87,28 @@ def set_records(event: Event, *, up_to: int) -> list[ranking.SetRecord]:
     ]
 
 
+def unstarted_sets(round_: Round, sets: list[ranking.SetRecord]) -> list[ranking.SetRecord]:
+    """In the round in play, a seated player whose table has no hand yet has a set
+    under way all the same (at 0 so far): live standings keep them among the players
+    of the round instead of below everyone whose table has started."""
+    started = {s.entry for s in sets if s.round == round_.number}
+    return [
+        ranking.SetRecord(
+            entry=entry,
+            round=round_.number,
+            table=table,
+            total=0,
+            hands_won=0,
+            penalty_points=0,
+            complete=False,
+        )
+        for entry, table in Seat.objects.filter(round=round_).values_list(
+            "entry_id", "table__number"
+        )
+        if entry not in started
+    ]
+
+
 @transaction.atomic
 def refresh_standings(*, event: Event, round_number: int | None = None) -> int:
     """Rebuild the current round's standings (or those after round `round_number`, for
@@ -110,9 +132,12 @@ def refresh_standings(*, event: Event, round_number: int | None = None) -> int:
         ranking.EntryRecord(entry=pk, withdrawn=status == Entry.Status.WITHDRAWN)
         for pk, status in Entry.objects.filter(event=event).values_list("pk", "status")
     ]
+    sets = set_records(event, up_to=round_.number)
+    if round_.status == Round.Status.PUBLISHED:
+        sets += unstarted_sets(round_, sets)
     ranked = ranking.rank(
         format=event.format,
-        sets=set_records(event, up_to=round_.number),
+        sets=sets,
         entries=entries,
         table_points=event.table_points,
         advance_per_table=event.advance_per_table,

@@ -126,3 +126,23 @@ def test_a_rebuild_announces_its_version_to_the_live_pages(event):
     event.refresh_from_db()
     assert leaderboard.unchanged(event.slug, event.standings_version)
     assert not leaderboard.unchanged(event.slug, event.standings_version - 1)
+
+
+def test_players_whose_table_has_not_started_keep_their_place_in_the_live_standings():
+    event = make_event(rounds_planned=2)
+    entries = make_entries(event, 8)
+    round1 = make_round(event, table_sizes=(4, 4), entries=entries)
+    for table in round1.tables.order_by("number"):
+        for number in range(1, 10):
+            # Table 1 scores low, table 2 high: table 2's players trail after round 1.
+            base = 1 if table.number == 1 else 20
+            record(table, number, went_out=1, points={2: base, 3: base + 1, 4: base + 2})
+    tournament_services.close_round(round=round1)
+    after_round1 = [name for name, _, _ in ranks(round1)]
+    # Round 2: same tables; only table 2 has started.
+    round2 = make_round(event, number=2, table_sizes=(4, 4), entries=entries)
+    record(round2.tables.get(number=2), 1, went_out=1, points={2: 1, 3: 1, 4: 1})
+    live = Standing.objects.filter(round=round2).select_related("entry__player")
+    # Table 1's players (no hand yet) count the set as under way and keep their lead.
+    assert [s.entry.player.name for s in live.order_by("rank")][:4] == after_round1[:4]
+    assert {s.sets_played for s in live} == {2}
