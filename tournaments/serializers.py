@@ -113,6 +113,15 @@ def round_document(round_: Round) -> dict:
         "rank_spread": None,
     }
     quality.update(round_.quality or {})
+    # Seating works on entries; the API names players (API.md: pairs of player ids).
+    player_of = {
+        seat.entry_id: seat.entry.player_id
+        for table in round_.tables.all()
+        for seat in table.seats.all()
+    }
+    quality["repeat_pairs"] = [
+        sorted(player_of.get(entry, entry) for entry in pair) for pair in quality["repeat_pairs"]
+    ]
     return {
         "number": round_.number,
         "status": round_.status,

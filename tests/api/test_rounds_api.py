@@ -3,14 +3,17 @@ from __future__ import annotations
 import pytest
 
 from tests.factories import make_entries, make_event, make_round
-from tournaments.models import Entry, Round
+from tournaments.models import Entry, Player, Round
 
 pytestmark = pytest.mark.django_db
 
 
 def test_repeat_pairs_are_given_as_player_ids(api):
     event = make_event(slug="pairs")
+    # Players who entered no event yet, so player ids and entry ids differ.
+    Player.objects.bulk_create([Player(name=f"Spectator {i}") for i in range(3)])
     entries = make_entries(event, 4)
+    assert entries[0].pk != entries[0].player_id
     round_ = make_round(event, table_sizes=(4,), entries=entries, status=Round.Status.DRAFT)
     a, b = entries[0], entries[1]
     round_.quality = {"repeat_meetings": 1, "repeat_pairs": [[a.pk, b.pk]], "lower_bound": 0}
