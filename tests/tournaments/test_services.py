@@ -125,3 +125,25 @@ def test_lock_and_unlock_are_recorded_with_who_did_it():
     assert not table.locked
     assert [h.locked for h in table.history.order_by("history_date")][-2:] == [True, False]
     assert table.history.latest("history_date").history_user == alice
+
+
+@pytest.mark.parametrize(
+    ("tiebreaks", "words"),
+    [
+        (["points", "coin_toss"], "unknown tiebreaks 'coin_toss'"),
+        (["points", "points"], "more than once"),
+        (["draw", "points"], "must be the last"),
+        ("points", "list of tiebreak names"),
+    ],
+)
+def test_bad_tiebreaks_are_refused_naming_the_field(tiebreaks, words):
+    with pytest.raises(InvalidInput) as refused:
+        services.create_event(data={"slug": "x", "name": "X", "tiebreaks": tiebreaks})
+    assert words in refused.value.errors["tiebreaks"][0]
+
+
+def test_an_event_may_choose_its_tiebreaks():
+    event = services.create_event(
+        data={"slug": "tb", "name": "TB", "tiebreaks": ["hands_won", "points", "draw"]}
+    )
+    assert event.tiebreaks == ["hands_won", "points", "draw"]
