@@ -150,9 +150,9 @@ def snapshot(event: Event) -> dict:
     }
     for round_ in rounds:
         document = round_document(round_with_seating(event, round_.number))
+        # The round document names repeat pairs by player id.
         document["quality"]["repeat_pairs"] = [
-            sorted(entry_names.get(x, x) for x in pair)
-            for pair in document["quality"]["repeat_pairs"]
+            sorted(names.get(x, x) for x in pair) for pair in document["quality"]["repeat_pairs"]
         ]
         document["sheets"] = [table_sheet(t) for t in round_.tables.order_by("number")]
         document["closed_at"] = round_.closed_at.isoformat() if round_.closed_at else None
