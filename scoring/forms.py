@@ -23,11 +23,7 @@ DASHES = frozenset({"-", "\u2013", "\u2014"})
 MAX_PENALTY_SLOTS = 12
 TRUE_VALUES = frozenset({"on", "1", "true", "yes"})
 
-PENALTY_LABELS = {
-    rules.OVERCALL: "Over-call",
-    rules.FALSE_LAYDOWN: "False laydown",
-    rules.CHALLENGE: "Challenge",
-}
+PENALTY_LABELS = rules.PENALTY_LABELS
 
 
 def seat_field(position: int) -> str:

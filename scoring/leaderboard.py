@@ -34,11 +34,10 @@ from scoring.models import Hand, HandScore, Standing
 from scoring.rules import set_result
 from scoring.rulesets import get_ruleset
 from scoring.selectors import standings_document, table_sheet
-from tournaments.models import Entry, Event, Player, Round, Seat, Table
+from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Player, Round, Seat, Table
 from tournaments.selectors import User, round_with_seating, visible_events
 
 # Rounds the public may see: a draft seating is the director's working copy.
-PUBLIC_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.CLOSED)
 
 # A version announced by a rebuild holds until the next one replaces it.
 ANNOUNCED_TTL = 24 * 60 * 60
@@ -108,7 +107,7 @@ def page_key(name: str) -> str:
 def public_event(user: User, slug: str) -> Event:
     """The event if this user may see it, with its latest public round's number and
     status (`latest_round`, `latest_status`, None before any): one query."""
-    latest = Round.objects.filter(event=OuterRef("pk"), status__in=PUBLIC_ROUND_STATUSES).order_by(
+    latest = Round.objects.filter(event=OuterRef("pk"), status__in=PLAYED_ROUND_STATUSES).order_by(
         "-number"
     )
     event = (
@@ -389,7 +388,7 @@ def player_history(user: User, player_id: int) -> dict[str, Any]:
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise Http404("No such player.")
-    public_rounds = Round.objects.filter(status__in=PUBLIC_ROUND_STATUSES)
+    public_rounds = Round.objects.filter(status__in=PLAYED_ROUND_STATUSES)
     entries = list(
         Entry.objects.filter(player=player, event__in=visible_events(user).values("pk"))
         .select_related("event")

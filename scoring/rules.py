@@ -34,6 +34,7 @@ TABLE_MIN, TABLE_MAX = 3, 6
 
 OVERCALL, FALSE_LAYDOWN, CHALLENGE = "overcall", "false_laydown", "challenge"
 PENALTY_KINDS: tuple[str, ...] = (OVERCALL, FALSE_LAYDOWN, CHALLENGE)
+PENALTY_LABELS = {OVERCALL: "Over-call", FALSE_LAYDOWN: "False laydown", CHALLENGE: "Challenge"}
 
 # The API fields a Problem can belong to, in the order a director reads the form.
 FIELDS: tuple[str, ...] = ("number", "redeal", "went_out", "down_and_out", "scores", "penalties")

@@ -228,6 +228,10 @@ class Round(models.Model):
         return f"{self.event} round {self.number}"
 
 
+# Rounds the public sees and the standings count: published (in play) or closed.
+PLAYED_ROUND_STATUSES = (Round.Status.PUBLISHED, Round.Status.CLOSED)
+
+
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()

@@ -3,16 +3,14 @@ player's results across events. No login; private events do not exist for the pu
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, Subquery
-from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-from scoring.leaderboard import PUBLIC_ROUND_STATUSES, player_history
-from tournaments.models import Entry, Event, Round
-from tournaments.selectors import visible_events
+from scoring.leaderboard import player_history
+from tournaments.models import Event
+from tournaments.selectors import public_event_list
 
 # Which events the list shows, and under which heading (a draft is still being set up).
 GROUPS = (
@@ -22,30 +20,11 @@ GROUPS = (
 )
 
 
-def count_of(queryset, field: str) -> Coalesce:
-    """A correlated COUNT, so the visibility join cannot multiply it."""
-    counted = queryset.order_by().values(field).annotate(n=Count("pk")).values("n")
-    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
-
-
 @require_safe
 @gzip_page
 def events(request: HttpRequest) -> HttpResponse:
     """Upcoming, running and finished events: one query."""
-    listed = (
-        Event.objects.filter(
-            pk__in=visible_events(request.user).values("pk"),
-            status__in=[status for status, _ in GROUPS],
-        )
-        .annotate(
-            players=count_of(Entry.objects.filter(event=OuterRef("pk")), "event_id"),
-            rounds_played=count_of(
-                Round.objects.filter(event=OuterRef("pk"), status__in=PUBLIC_ROUND_STATUSES),
-                "event_id",
-            ),
-        )
-        .order_by("-starts_on", "name", "pk")
-    )
+    listed = public_event_list(request.user, [status for status, _ in GROUPS])
     by_status: dict[str, list[Event]] = {status: [] for status, _ in GROUPS}
     for event in listed:
         by_status[event.status].append(event)

@@ -4,10 +4,11 @@ user may see, with a fixed number of queries whatever the event's size."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from tournaments.models import Entry, Event, Player, Round, Seat, Table
+from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Player, Round, Seat, Table
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -106,3 +107,25 @@ def table_of(event: Event, round_number: int, table_number: int) -> Table:
     if table is None:
         raise Http404("No such table.")
     return table
+
+
+def count_of(queryset, field: str) -> Coalesce:
+    """A correlated COUNT, so the visibility join cannot multiply it."""
+    counted = queryset.order_by().values(field).annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def public_event_list(user: User, statuses: list[str]) -> QuerySet[Event]:
+    """The events this user may see in these statuses, with their player count and the
+    rounds published so far: one query."""
+    return (
+        Event.objects.filter(pk__in=visible_events(user).values("pk"), status__in=statuses)
+        .annotate(
+            players=count_of(Entry.objects.filter(event=OuterRef("pk")), "event_id"),
+            rounds_played=count_of(
+                Round.objects.filter(event=OuterRef("pk"), status__in=PLAYED_ROUND_STATUSES),
+                "event_id",
+            ),
+        )
+        .order_by("-starts_on", "name", "pk")
+    )

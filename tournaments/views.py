@@ -9,7 +9,6 @@ service's answer as a message.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,8 +21,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
 
-from scoring.models import Hand
 from scoring.rulesets import get_ruleset
+from scoring.selectors import hands_entered
 from tournaments import selectors, services
 from tournaments.errors import ServiceError
 from tournaments.forms import MoveForm, SeedForm, StartRoundForm, SwapForm, TableJumpForm
@@ -97,17 +96,10 @@ def round_progress(event: Event, round_: Round, needed: int) -> list[TableProgre
         )
         for table in round_.tables.all()
     }
-    scored: dict[int, set[int]] = defaultdict(set)
-    for table_id, number, outcome in Hand.objects.filter(table__round=round_).values_list(
-        "table_id", "number", "outcome"
-    ):
-        if outcome == Hand.Outcome.SCORED:
-            scored[table_id].add(number)
-        elif table_id in progress:
-            progress[table_id].redeals += 1
-    for table_id, numbers in scored.items():
+    for table_id, (scored, redeals) in hands_entered(round_).items():
         if table_id in progress:
-            progress[table_id].scored = sorted(numbers)
+            progress[table_id].scored = scored
+            progress[table_id].redeals = redeals
     return sorted(progress.values(), key=lambda t: t.number)
 
 

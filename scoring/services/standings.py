@@ -20,7 +20,7 @@ from scoring import ranking
 from scoring.leaderboard import announce_version
 from scoring.models import Hand, HandScore, Standing
 from scoring.rulesets import get_ruleset
-from tournaments.models import Entry, Event, Round, Seat
+from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Round, Seat
 
 # Changes that arrive within this many seconds share one rebuild.
 COLLAPSE_SECONDS = 1.0
@@ -48,11 +48,7 @@ def queue_standings_refresh(event: Event) -> None:
 
 def current_round(event: Event) -> Round | None:
     """The round whose standings are live: the latest one published or closed."""
-    return (
-        event.rounds.filter(status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED])
-        .order_by("-number")
-        .first()
-    )
+    return event.rounds.filter(status__in=PLAYED_ROUND_STATUSES).order_by("-number").first()
 
 
 def set_records(event: Event, *, up_to: int) -> list[ranking.SetRecord]:

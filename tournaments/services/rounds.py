@@ -418,18 +418,16 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
 
 def missing_hands(round_: Round) -> list[str]:
     """Each table that lacks scored hands, in words: 'table 3 has 7 of 9 hands'."""
-    from scoring.models import Hand
+    from scoring.selectors import hands_entered
     from scoring.services import ruleset_of
 
     needed = ruleset_of(round_.event).hand_count
-    scored = Count("hands", filter=Q(hands__outcome=Hand.Outcome.SCORED))
-    return [
-        f"table {number} has {n} of {needed} hands"
-        for number, n in round_.tables.annotate(n=scored)
-        .order_by("number")
-        .values_list("number", "n")
-        if n < needed
+    entered = hands_entered(round_)
+    counts = [
+        (table.number, len(entered.get(table.pk, ((), 0))[0]))
+        for table in round_.tables.order_by("number")
     ]
+    return [f"table {number} has {n} of {needed} hands" for number, n in counts if n < needed]
 
 
 @transaction.atomic
