@@ -45,7 +45,7 @@ def create_database(url: str) -> None:
 
 def big_event(players: int = 1024, rounds: int = 10, slug: str | None = None, live: bool = False):
     """The generated event, made once and reused by later runs."""
-    from tournaments.demo import DemoOptions, generate_demo_event
+    from core.demo import DemoOptions, generate_demo_event
     from tournaments.models import Event
 
     slug = slug or f"bench-{players}-{rounds}{'-live' if live else ''}"

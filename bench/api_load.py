@@ -68,7 +68,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    from scoring.services import refresh_standings
+    from core.services import refresh_standings
     from tournaments.models import Round
 
     event = big_event(1024, 10, live=True)

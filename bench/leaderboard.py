@@ -150,7 +150,7 @@ def main() -> None:
     url = setup_django()
     from django.db.models import Count
 
-    from scoring.services import refresh_standings
+    from core.services import refresh_standings
     from tournaments.models import Event
 
     event = big_event(1024, 10)

@@ -57,7 +57,7 @@ def database() -> str:
 
 def bench_event(players: int, rounds: int):
     """The generated event (its last round in play), made once and reused."""
-    from tournaments.demo import DemoOptions, generate_demo_event
+    from core.demo import DemoOptions, generate_demo_event
     from tournaments.models import Event
 
     slug = f"bench-{players}"
@@ -88,7 +88,7 @@ def target(event):
     """A four-seat table of the live round and a hand number to save there."""
     from django.db.models import Count
 
-    from scoring.selectors import hand_version
+    from core.selectors import hand_version
     from tournaments.models import Table
 
     round_ = event.rounds.order_by("-number").first()
@@ -113,7 +113,7 @@ def save_many(client, table, url: str, version: int, saves: int) -> tuple[list[f
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from scoring.selectors import hand_version
+    from core.selectors import hand_version
 
     times, queries = [], []
     for i in range(saves):
@@ -136,12 +136,12 @@ def p95(values: list[float]) -> float:
 
 
 def run(client, event, saves: int, mode: str) -> tuple[list[float], list[int]]:
-    from scoring import tasks
+    from core.services import background
 
     table, url, version = target(event)
     warm = 5
     if mode == "queued":
-        with mock.patch.object(tasks.refresh_standings, "delay") as queued:
+        with mock.patch.object(background, "send") as queued:
             times, queries = save_many(client, table, url, version, saves + warm)
         # Every save after the first changes the hand, and so queues a rebuild (the
         # first may repeat what a previous run left there: a resend changes nothing).

@@ -19,10 +19,10 @@ def main() -> None:
     setup_django()
     from django.db import transaction
 
-    from scoring.services import refresh_standings
-    from tournaments import seating
+    from core.selectors.seating import seating_request
+    from core.services import refresh_standings, start_round
+    from game import seating
     from tournaments.models import Event, Round
-    from tournaments.services import rounds
 
     event = big_event(1024, 5)
     Round.objects.filter(event=event, number__gt=5).delete()
@@ -34,13 +34,13 @@ def main() -> None:
     with transaction.atomic():
         round_ = Round.objects.create(event=event, number=6, status="seating", policy="swiss")
         started = time.perf_counter()
-        request = rounds.build_request(round_)
+        request = seating_request(round_)
         gathered = time.perf_counter()
         plan = seating.seat(request)
         seated = time.perf_counter()
         transaction.set_rollback(True)
     started_service = time.perf_counter()
-    round_ = rounds.start_round(event=event, policy="swiss", seed=6)  # Celery eager: seats it
+    round_ = start_round(event=event, policy="swiss", seed=6)  # Celery eager: seats it
     service = time.perf_counter() - started_service
     round_.refresh_from_db()
     print(f"{event.slug}: round 6 of 10, {len(request.contenders)} players, swiss")

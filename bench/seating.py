@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournaments.seating import (  # noqa: E402  (after the path is set)
+from game.seating import (  # noqa: E402  (after the path is set)
     Contender,
     Seating,
     SeatingRequest,

@@ -51,7 +51,7 @@ def worker_peak_memory(url: str, event_id: int) -> tuple[int, int, float]:
     peak, seconds from send to finish)."""
     from django.db import connection
 
-    from scoring.tasks import refresh_standings
+    from core.tasks import refresh_standings
     from tournaments.models import Event
 
     env = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": broker()}
@@ -87,9 +87,9 @@ def main() -> None:
     url = setup_django()
     from django.db import connection
 
+    from core.selectors.standings import set_records
+    from core.services import refresh_standings
     from scoring.models import HandScore
-    from scoring.services import refresh_standings
-    from scoring.services.standings import set_records
 
     event = big_event(1024, 10)
     rows = HandScore.objects.filter(hand__table__round__event=event).count()

@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django_countries",
     "tournaments",
     "scoring",
+    "core",
 ]
 
 MIDDLEWARE = [
@@ -200,8 +201,6 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "unacked_restore_interval": envint("CELERY_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": envint("CELERY_RESTORE_THROTTLE", 1),
 }
-# Test seam for the crash-recovery test: hold a standings rebuild open this long.
-STANDINGS_REBUILD_PAUSE = float(os.environ.get("KALOOKI_STANDINGS_REBUILD_PAUSE", "0"))
 
 REST_FRAMEWORK = {
     # Token first, so an anonymous writer is told how to authenticate (401, not 403).
@@ -213,7 +212,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
-    "EXCEPTION_HANDLER": "kalooki_site.api_support.exception_handler",
+    "EXCEPTION_HANDLER": "api.support.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {

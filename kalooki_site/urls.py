@@ -5,12 +5,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
-    path("", include("kalooki_site.public_urls")),
-    path("director/<slug:slug>/toolkit/", include("kalooki_site.toolkit_urls")),
-    path("director/", include("kalooki_site.director_urls")),
+    path("", include("public.urls")),
+    path("director/<slug:slug>/toolkit/", include("director.toolkit_urls")),
+    path("director/", include("director.urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
-    path("api/v1/", include(("kalooki_site.api_urls", "api"), namespace="api")),
+    path("api/v1/", include(("api.urls", "api"), namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -6,6 +6,8 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
+from tests.fixtures import make_alice, make_bob, make_root
+
 
 def on_postgres() -> bool:
     return settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
@@ -33,6 +35,24 @@ def pytest_report_header(config):
     db = settings.DATABASES["default"]
     where = db["NAME"] if db["ENGINE"].endswith("sqlite3") else f"{db['HOST']}:{db['PORT']}"
     return f"database: {db['ENGINE'].rsplit('.', 1)[-1]} ({where}); CI={os.environ.get('CI', '')}"
+
+
+@pytest.fixture
+def alice(db):
+    """Directs the event under test (the fixture that makes it adds her)."""
+    return make_alice()
+
+
+@pytest.fixture
+def bob(db):
+    """Directs another event only."""
+    return make_bob()
+
+
+@pytest.fixture
+def root(db):
+    """A superuser."""
+    return make_root()
 
 
 @pytest.fixture(autouse=True)

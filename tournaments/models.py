@@ -2,7 +2,7 @@
 
 Every invariant the database can hold is a constraint here; the rest (a table has 3
 to 6 seats, a round starts only after the previous one closed) is checked in
-`tournaments.services` before anything is written.
+`core.services` before anything is written.
 """
 
 from __future__ import annotations
@@ -13,6 +13,10 @@ from django.db import models
 from django.db.models import Q
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
+
+from game.cards import Deck
+from game.rulesets import Ruleset as GameRuleset
+from game.rulesets import get_ruleset
 
 DIRECTOR_PENALTY_MIN = 50
 DIRECTOR_PENALTY_MAX = 500
@@ -156,6 +160,15 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def rules(self) -> GameRuleset:
+        """The event's ruleset as the rules engine reads it: the hands, deals, contracts."""
+        return get_ruleset(self.ruleset)
+
+    @property
+    def deck(self) -> Deck:
+        return Deck(packs=self.packs, jokers=self.jokers)
 
 
 class Entry(models.Model):

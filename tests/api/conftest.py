@@ -4,7 +4,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.factories import make_entries, make_event, make_round, make_user
+from tests.fixtures import make_entries, make_event, make_round
 
 
 class Api:
@@ -24,25 +24,6 @@ class Api:
 @pytest.fixture
 def api():
     return Api()
-
-
-@pytest.fixture
-def alice(db):
-    """Directs `event`."""
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(db):
-    """Directs another event only."""
-    user = make_user("bob")
-    make_event(slug="bobs-event").directors.add(user)
-    return user
-
-
-@pytest.fixture
-def root(db):
-    return make_user("root", superuser=True)
 
 
 @pytest.fixture

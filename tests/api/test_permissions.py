@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.api.conftest import GOOD_HAND, hand_url
-from tests.factories import make_event
+from tests.fixtures import make_event
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.factories import make_entries, make_event, make_round
+from tests.fixtures import make_entries, make_event, make_round
 from tournaments.models import Entry, Player, Round
 
 pytestmark = pytest.mark.django_db

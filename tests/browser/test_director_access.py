@@ -6,7 +6,7 @@ import pytest
 
 from scoring.models import Hand
 from tests.browser.test_director_sheet import sign_in
-from tests.factories import make_entries, make_event, make_round, make_user
+from tests.fixtures import make_entries, make_event, make_round, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Hand, Penalty
-from tests.factories import make_entries, make_event, make_round, make_user
+from tests.fixtures import make_entries, make_event, make_round, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -10,10 +10,10 @@ import pytest
 from playwright.sync_api import expect
 from rest_framework.authtoken.models import Token
 
-from scoring import services
+from core import services
+from game.rules import HandEntry, SeatEntry
 from scoring.models import Standing
-from scoring.rules import HandEntry, SeatEntry
-from tests.factories import make_entries, make_event, make_round, make_user
+from tests.fixtures import make_entries, make_event, make_round, make_user
 from tournaments.models import Event, Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -11,11 +11,11 @@ import threading
 import pytest
 from django.db import connection
 
-from scoring import services
+from core import services
+from core.errors import StaleVersion
+from game.rules import HandEntry, SeatEntry
 from scoring.models import Hand, HandScore
-from scoring.rules import HandEntry, SeatEntry
-from tests.factories import make_table
-from tournaments.errors import StaleVersion
+from tests.fixtures import make_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

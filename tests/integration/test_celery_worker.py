@@ -11,17 +11,18 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
 
-from scoring import services as scoring
+from core import services
+from game.rules import HandEntry, SeatEntry
 from scoring.models import Standing
-from scoring.rules import HandEntry, SeatEntry
-from tests.factories import make_entries, make_event, make_round
-from tournaments import services
+from tests.fixtures import make_entries, make_event, make_round
 from tournaments.models import Round
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -125,7 +126,7 @@ def test_a_worker_seats_a_round():
         assert round_.tables.count() == 3
         assert round_.quality["repeat_meetings"] == 0
         # Running the task again for a seated round changes nothing.
-        from tournaments.tasks import seat_round
+        from core.tasks import seat_round
 
         seats = list(round_.seats.values_list("pk", flat=True))
         done = worker.output().count("succeeded")
@@ -142,25 +143,43 @@ def test_recording_hands_changes_the_standings_within_five_seconds():
     table = round_.tables.get()
     worker = Worker("standings")
     try:
-        scoring.record_hand(table=table, number=1, entry=hand(30))
+        services.record_hand(table=table, number=1, entry=hand(30))
         took = wait_until(lambda: Standing.objects.filter(round=round_).count() == 4, 5)
         assert took < 5
-        scoring.record_hand(table=table, number=2, entry=hand(12))
+        services.record_hand(table=table, number=2, entry=hand(12))
         wait_until(lambda: Standing.objects.filter(round=round_, points=42).exists(), 5)
     finally:
         worker.stop()
+
+
+@contextmanager
+def holding_event_lock(event):
+    """Hold the event's row lock from another connection, as a long rebuild would: a
+    rebuild that starts meanwhile waits for it, inside its own transaction."""
+    db = connection.settings_dict
+    with psycopg.connect(
+        host=db["HOST"],
+        port=db["PORT"],
+        dbname=db["NAME"],
+        user=db["USER"],
+        password=db["PASSWORD"],
+    ) as other:
+        other.execute("SELECT 1 FROM tournaments_event WHERE id = %s FOR UPDATE", [event.pk])
+        yield
+        other.rollback()
 
 
 def test_a_worker_killed_mid_rebuild_is_replaced_and_the_standings_end_correct():
     event = make_event()
     round_ = make_round(event, table_sizes=(4,))
     table = round_.tables.get()
-    slow = Worker("crashing", {"KALOOKI_STANDINGS_REBUILD_PAUSE": "30"})
+    slow = Worker("crashing")
     try:
-        scoring.record_hand(table=table, number=1, entry=hand(30))
-        slow.wait_for("refresh_standings", 10)  # the task was received and is running
-        time.sleep(1)
-        slow.kill()
+        with holding_event_lock(event):
+            services.record_hand(table=table, number=1, entry=hand(30))
+            slow.wait_for("refresh_standings", 10)  # the task was received and is running
+            time.sleep(1)  # ...and waits for the event's row lock
+            slow.kill()
     finally:
         slow.stop()
     assert not Standing.objects.filter(round=round_).exists()  # the rebuild died unfinished

@@ -1,0 +1,126 @@
+"""REST API v1 for players, events and entries (API.md). Thin: parse, call one service
+or selector, render."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, generics
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.serializers import (
+    EntrySerializer,
+    EntryStatusSerializer,
+    EventSerializer,
+    PlayerSerializer,
+)
+from api.support import EventScoped, require_login
+from core import selectors, services
+from tournaments.models import Entry, Event
+
+
+@extend_schema(parameters=[OpenApiParameter("search", str, description="part of a name or club")])
+class PlayerList(generics.ListCreateAPIView):
+    serializer_class = PlayerSerializer
+    permission_classes = [AllowAny]
+
+    def get_queryset(self):
+        return selectors.players(self.request.query_params.get("search"))
+
+    def perform_create(self, serializer):
+        require_login(self.request)
+        if not selectors.can_add_players(self.request.user):
+            raise exceptions.PermissionDenied("Only directors may add players.")
+        serializer.instance = services.create_player(
+            **serializer.validated_data, by=self.request.user
+        )
+
+
+@extend_schema(
+    parameters=[
+        OpenApiParameter(
+            "status", str, enum=["draft", "registration", "running", "finished"], required=False
+        )
+    ]
+)
+class EventList(generics.ListCreateAPIView):
+    serializer_class = EventSerializer
+    permission_classes = [AllowAny]
+    lookup_field = "slug"
+
+    def get_queryset(self):
+        events = selectors.visible_events(self.request.user).order_by("-starts_on", "name", "id")
+        wanted = self.request.query_params.get("status")
+        return events.filter(status=wanted) if wanted in Event.Status.values else events
+
+    def perform_create(self, serializer):
+        require_login(self.request)
+        if not selectors.can_create_events(self.request.user):
+            raise exceptions.PermissionDenied("You may not create events.")
+        serializer.instance = services.create_event(
+            data=serializer.validated_data, by=self.request.user
+        )
+
+
+class EventDetail(EventScoped, generics.RetrieveUpdateAPIView):
+    serializer_class = EventSerializer
+    permission_classes = [AllowAny]
+    http_method_names = ["get", "patch", "head", "options"]
+
+    def get_object(self):
+        return self.event
+
+    def perform_update(self, serializer):
+        self.require_director()
+        serializer.instance = services.update_event(
+            event=self.event, data=serializer.validated_data, by=self.request.user
+        )
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("status", str, enum=["active", "withdrawn"], required=False)]
+)
+class EntryList(EventScoped, generics.ListCreateAPIView):
+    serializer_class = EntrySerializer
+    permission_classes = [AllowAny]
+
+    def get_queryset(self):
+        wanted = self.request.query_params.get("status")
+        return selectors.entries_of(self.event, wanted if wanted in Entry.Status.values else None)
+
+    def perform_create(self, serializer):
+        self.require_director()
+        data = serializer.validated_data
+        serializer.instance = services.register_entry(
+            event=self.event,
+            player=data["player"],
+            seed_number=data.get("seed_number"),
+            by=self.request.user,
+        )
+
+
+class EntryDetail(EventScoped, APIView):
+    permission_classes = [AllowAny]
+
+    def entry(self, entry_id: int) -> Entry:
+        entry = selectors.entries_of(self.event).filter(pk=entry_id).first()
+        if entry is None:
+            raise exceptions.NotFound("No such entry in this event.")
+        return entry
+
+    @extend_schema(responses=EntrySerializer)
+    def get(self, request, slug: str, entry_id: int):
+        return Response(EntrySerializer(self.entry(entry_id)).data)
+
+    @extend_schema(request=EntryStatusSerializer, responses=EntrySerializer)
+    def patch(self, request, slug: str, entry_id: int):
+        self.require_director()
+        entry = self.entry(entry_id)
+        body = EntryStatusSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        if body.validated_data["status"] == Entry.Status.WITHDRAWN:
+            entry = services.withdraw_entry(entry=entry, by=request.user)
+        else:
+            entry = services.register_entry(event=self.event, player=entry.player, by=request.user)
+        return Response(EntrySerializer(entry).data)

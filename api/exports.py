@@ -1,0 +1,96 @@
+"""REST API v1: an event's standings and every hand score as CSV.
+
+Read like the other event reads: anyone for a public event, its directors for a
+private one (404 otherwise). Errors stay JSON, in the API's usual shape.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.views import APIView
+
+from api.support import EventScoped
+from core import exports
+
+CSV = "text/csv"
+
+
+class CSVRenderer(BaseRenderer):
+    """Lets a client ask for text/csv; an error is still sent as its JSON document."""
+
+    media_type = CSV
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        if isinstance(data, str):
+            return data.encode(self.charset)
+        return JSONRenderer().render(data)
+
+
+def csv_response(text: str, name: str) -> HttpResponse:
+    response = HttpResponse(text, content_type=f"{CSV}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+class CsvExport(EventScoped, APIView):
+    """A CSV file of an event: public for a public event, else for its directors."""
+
+    permission_classes = [AllowAny]
+    renderer_classes = [JSONRenderer, CSVRenderer]
+
+
+# DRF's ?format= override is not part of these endpoints: the file is always CSV.
+NO_FORMAT = OpenApiParameter("format", exclude=True)
+
+
+class StandingsCsv(CsvExport):
+    @extend_schema(
+        operation_id="v1_events_exports_standings_csv",
+        summary="The standings as CSV",
+        description="One row per entry, in rank order, after the round asked for (default: "
+        "the latest round with standings).",
+        parameters=[
+            NO_FORMAT,
+            OpenApiParameter("round", int, required=False, description="a round number"),
+        ],
+        responses={
+            (200, CSV): OpenApiTypes.STR,
+            400: OpenApiResponse(description="the round is not a number"),
+            404: OpenApiResponse(description="no such event, or no standings for that round"),
+        },
+    )
+    def get(self, request, slug: str):
+        raw = request.query_params.get("round")
+        number = None
+        if raw is not None:
+            if not (raw.isascii() and raw.isdigit()) or len(raw) > 4:
+                raise exceptions.ValidationError({"round": ["Give a round number."]})
+            number = int(raw)
+        try:
+            text = exports.standings_csv(self.event, number)
+        except Http404 as missing:
+            raise exceptions.NotFound("No standings for this round.") from missing
+        return csv_response(text, exports.filename(self.event, "standings", "csv"))
+
+
+class HandsCsv(CsvExport):
+    @extend_schema(
+        operation_id="v1_events_exports_hands_csv",
+        summary="Every hand score as CSV",
+        description="One row per seat of every scored hand, and one per redeal, in play order.",
+        parameters=[NO_FORMAT],
+        responses={
+            (200, CSV): OpenApiTypes.STR,
+            404: OpenApiResponse(description="no such event"),
+        },
+    )
+    def get(self, request, slug: str):
+        text = exports.hands_csv(self.event)
+        return csv_response(text, exports.filename(self.event, "hands", "csv"))

@@ -1,0 +1,181 @@
+"""REST API v1 for a table's sheet, its lock, and its hands (API.md). Thin: parse, call
+one service or selector, render."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.scoring_serializers import (
+    HandInputSerializer,
+    HandSerializer,
+    PenaltyInputSerializer,
+    ScoreInputSerializer,
+    TableSerializer,
+)
+from api.support import EventScoped
+from core import selectors, services
+from game import rules
+
+# The fields a hand's body may have: the input serializers describe them (for the
+# schema), the rules engine judges their values.
+HAND_FIELDS = set(HandInputSerializer().fields)
+SCORE_FIELDS = set(ScoreInputSerializer().fields)
+PENALTY_FIELDS = set(PenaltyInputSerializer().fields)
+IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
+
+
+def parse_hand(body: Any) -> rules.HandEntry:
+    """The PUT body as the rules engine's entry. Values are passed on as sent: the
+    engine reports each wrong one by field and seat; only the shape is checked here."""
+    if not isinstance(body, dict):
+        raise exceptions.ValidationError({"non_field_errors": ["Send the hand as a JSON object."]})
+    unknown = sorted(set(body) - HAND_FIELDS)
+    if unknown:
+        raise exceptions.ValidationError(
+            {name: ["This is not a field of a hand."] for name in unknown}
+        )
+    problems: dict[str, list[str]] = {}
+
+    def items(name: str, fields: set[str], make):
+        raw = body.get(name) or []
+        if not isinstance(raw, list):
+            problems.setdefault(name, []).append(f"{name} must be a list.")
+            return ()
+        made = []
+        for i, item in enumerate(raw, start=1):
+            if not isinstance(item, dict):
+                problems.setdefault(name, []).append(f"entry {i} of {name} must be an object.")
+                continue
+            extra = sorted(set(item) - fields)
+            if extra:
+                known = ", ".join(sorted(fields))
+                problems.setdefault(name, []).append(
+                    f"entry {i} of {name}: {', '.join(extra)} is not a field (use {known})."
+                )
+                continue
+            made.append(make(**{field: item.get(field) for field in fields}))
+        return tuple(made)
+
+    scores = items("scores", SCORE_FIELDS, rules.SeatEntry)
+    penalties = items("penalties", PENALTY_FIELDS, rules.PenaltyEntry)
+    if problems:
+        raise exceptions.ValidationError(problems)
+    return rules.HandEntry(
+        redeal=body.get("redeal", False),
+        went_out=body.get("went_out"),
+        down_and_out=body.get("down_and_out", False),
+        scores=scores,
+        penalties=penalties,
+    )
+
+
+def expected_version(request) -> int | None:
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    match = IF_MATCH.match(header)
+    if match is None:
+        raise exceptions.ValidationError(
+            {"If-Match": ['Send the hand\'s version, e.g. If-Match: "3".']}
+        )
+    return int(match.group(1))
+
+
+def with_etag(response: Response, version: int) -> Response:
+    response["ETag"] = f'"{version}"'
+    return response
+
+
+class TableView(EventScoped, APIView):
+    permission_classes = [AllowAny]
+
+    def table(self, number: int, table: int):
+        try:
+            return selectors.table_of(self.event, number, table)
+        except Http404 as missing:
+            raise exceptions.NotFound("No such table.") from missing
+
+
+class TableDetail(TableView):
+    @extend_schema(responses=TableSerializer)
+    def get(self, request, slug: str, number: int, table: int):
+        return Response(TableSerializer(selectors.table_sheet(self.table(number, table))).data)
+
+
+class TableLock(TableView):
+    locking = True
+
+    @extend_schema(request=None, responses=TableSerializer)
+    def post(self, request, slug: str, number: int, table: int):
+        self.require_director()
+        found = self.table(number, table)
+        action = services.lock_table if self.locking else services.unlock_table
+        action(table=found, by=request.user)
+        return Response(TableSerializer(selectors.table_sheet(self.table(number, table))).data)
+
+
+class TableUnlock(TableLock):
+    locking = False
+
+
+class HandDetail(TableView):
+    @extend_schema(
+        responses={200: HandSerializer, 404: OpenApiResponse(description="not recorded")}
+    )
+    def get(self, request, slug: str, number: int, table: int, hand: int):
+        return self.respond(self.table(number, table), hand)
+
+    def respond(self, table, hand: int) -> Response:
+        try:
+            view = selectors.hand_at(table, hand)
+        except Http404 as missing:
+            raise exceptions.NotFound("This hand has not been recorded.") from missing
+        return with_etag(Response(HandSerializer(view).data), view.version)
+
+    @extend_schema(
+        request=HandInputSerializer,
+        parameters=[
+            OpenApiParameter(
+                "If-Match",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="the version you edited; 0 when the hand must not exist yet",
+            )
+        ],
+        responses={200: HandSerializer, 412: OpenApiResponse(description="stale version")},
+    )
+    def put(self, request, slug: str, number: int, table: int, hand: int):
+        self.require_director()
+        found = self.table(number, table)
+        entry = parse_hand(request.data)
+        recorded = services.record_hand(
+            table=found,
+            number=hand,
+            entry=entry,
+            by=request.user,
+            expected_version=expected_version(request),
+        )
+        return self.respond(found, recorded.hand.number)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)],
+        responses={204: None, 404: OpenApiResponse(description="not recorded")},
+    )
+    def delete(self, request, slug: str, number: int, table: int, hand: int):
+        self.require_director()
+        found = self.table(number, table)
+        removed = services.delete_hand(
+            table=found, number=hand, by=request.user, expected_version=expected_version(request)
+        )
+        if not removed:
+            raise exceptions.NotFound("This hand has not been recorded.")
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -1,0 +1,121 @@
+"""API shapes for hands, tables and standings (API.md). The output serializers render
+what the selectors return (`HandView`, `TableSheet`, `Standings`). The hand body is
+parsed by the rules engine itself, which reports every problem by field; the input
+serializers only describe it for the schema."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from game.rules import PENALTY_KINDS
+from scoring.models import Standing
+
+
+class ScoreInputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=6)
+    points = serializers.IntegerField(min_value=0, required=False)
+    cards = serializers.CharField(required=False, help_text='e.g. "JK AS 10H 7D"')
+
+
+class PenaltyInputSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=1, max_value=6)
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
+    extra_calls = serializers.IntegerField(min_value=1, required=False)
+    points = serializers.IntegerField(min_value=50, max_value=500, required=False)
+
+
+class HandInputSerializer(serializers.Serializer):
+    redeal = serializers.BooleanField(required=False, default=False)
+    went_out = serializers.IntegerField(min_value=1, max_value=6, required=False)
+    down_and_out = serializers.BooleanField(required=False, default=False)
+    scores = ScoreInputSerializer(many=True, required=False)
+    penalties = PenaltyInputSerializer(many=True, required=False)
+
+
+class ResultSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    card_points = serializers.IntegerField()
+    penalty_points = serializers.IntegerField()
+    score = serializers.IntegerField()
+    cards = serializers.CharField(allow_null=True)
+    sat_out = serializers.BooleanField()
+
+
+class PenaltySerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=PENALTY_KINDS)
+    points = serializers.IntegerField()
+    extra_calls = serializers.IntegerField()
+
+
+class HandSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    contract = serializers.CharField()
+    cards_dealt = serializers.IntegerField()
+    outcome = serializers.ChoiceField(choices=["scored", "redeal"])
+    went_out = serializers.IntegerField(allow_null=True)
+    down_and_out = serializers.BooleanField()
+    version = serializers.IntegerField()
+    deals = serializers.IntegerField(help_text="how many times the hand was dealt")
+    results = ResultSerializer(many=True)
+    penalties = PenaltySerializer(many=True)
+
+
+class SheetHandSerializer(HandSerializer):
+    totals = serializers.DictField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="each seat's running total after this hand",
+    )
+
+
+class SheetSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    dealer = serializers.BooleanField()
+    left_after_hand = serializers.IntegerField(allow_null=True)
+
+
+class TotalSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(source="seat.seat")
+    player = serializers.IntegerField(source="seat.player")
+    total = serializers.IntegerField()
+
+
+class TableSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    round = serializers.IntegerField()
+    locked = serializers.BooleanField()
+    hands_needed = serializers.IntegerField()
+    hands_scored = serializers.IntegerField()
+    seats = SheetSeatSerializer(many=True)
+    hands = SheetHandSerializer(many=True)
+    totals = TotalSerializer(many=True, source="seat_totals")
+
+
+class PlayerRefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField()
+    player = PlayerRefSerializer()
+    points = serializers.IntegerField()
+    table_points = serializers.FloatField()
+    sets_played = serializers.IntegerField()
+    hands_won = serializers.IntegerField()
+    penalty_points = serializers.IntegerField()
+    best_set = serializers.IntegerField(allow_null=True)
+    movement = serializers.IntegerField(allow_null=True)
+    status = serializers.ChoiceField(choices=Standing.Status.choices)
+
+
+class StandingsSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    round = serializers.IntegerField(allow_null=True)
+    round_closed = serializers.BooleanField()
+    final = serializers.BooleanField()
+    standings = StandingSerializer(many=True, source="rows")

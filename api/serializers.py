@@ -1,0 +1,113 @@
+"""API shapes for players, events, entries and rounds (API.md)."""
+
+from __future__ import annotations
+
+from django_countries.serializers import CountryFieldMixin
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from core.selectors import quality_by_player
+from core.services import EVENT_FIELDS
+from game.ranking import TIEBREAKS
+from tournaments.models import Entry, Event, Player, Round
+
+
+class PlayerSerializer(CountryFieldMixin, serializers.ModelSerializer):
+    class Meta:
+        model = Player
+        fields = ["id", "name", "club", "country", "rating"]
+
+
+class EventSerializer(serializers.ModelSerializer):
+    table_points = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=1000),
+        min_length=1,
+        max_length=6,
+        required=False,
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIEBREAKS), max_length=len(TIEBREAKS), required=False
+    )
+    standings_version = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = Event
+        fields = [*EVENT_FIELDS, "standings_version"]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
+    name = serializers.CharField(source="player.name", read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = ["id", "player", "name", "status", "seed_number"]
+        read_only_fields = ["status"]
+
+
+class EntryStatusSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(choices=Entry.Status.choices)
+
+
+class RoundStartSerializer(serializers.Serializer):
+    policy = serializers.ChoiceField(choices=Event.Seating.values, required=False)
+    seed = serializers.IntegerField(min_value=0, max_value=2**62 - 1, required=False)
+
+
+class RoundStartedSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+
+
+class SeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(source="position")
+    player = serializers.IntegerField(source="entry.player_id")
+    name = serializers.CharField(source="entry.player.name")
+    dealer = serializers.BooleanField(source="first_dealer")
+
+
+class TablePlanSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    locked = serializers.BooleanField()
+    seats = SeatSerializer(many=True, source="seats.all")
+
+
+class QualitySerializer(serializers.Serializer):
+    repeat_meetings = serializers.IntegerField(allow_null=True)
+    repeat_pairs = serializers.ListField(
+        child=serializers.ListField(child=serializers.IntegerField(), min_length=2, max_length=2),
+        help_text="pairs of player ids",
+    )
+    lower_bound = serializers.IntegerField(allow_null=True)
+    rank_spread = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    error = serializers.CharField(required=False)
+
+
+class RoundSerializer(serializers.Serializer):
+    """A round from `selectors.round_with_seating` (tables and seats loaded)."""
+
+    number = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Round.Status.choices)
+    policy = serializers.CharField()
+    seed = serializers.IntegerField()
+    forced_close = serializers.BooleanField()
+    tables = TablePlanSerializer(many=True, source="tables.all")
+    quality = serializers.SerializerMethodField()
+
+    @extend_schema_field(QualitySerializer)
+    def get_quality(self, round_: Round) -> dict:
+        return QualitySerializer(quality_by_player(round_)).data
+
+
+class CloseSerializer(serializers.Serializer):
+    force = serializers.BooleanField(default=False)
+
+
+class SwapSerializer(serializers.Serializer):
+    first = serializers.IntegerField(help_text="a player id")
+    second = serializers.IntegerField(help_text="a player id")
+
+
+class MoveSerializer(serializers.Serializer):
+    player = serializers.IntegerField(help_text="a player id")
+    table = serializers.IntegerField(min_value=1, max_value=9999)

@@ -1,0 +1,37 @@
+"""REST API v1 routes (API.md)."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from api import events, exports, hands, rounds, standings
+
+event = "events/<slug:slug>/"
+round_ = event + "rounds/<int:number>/"
+table = round_ + "tables/<int:table>/"
+
+urlpatterns = [
+    path("players/", events.PlayerList.as_view(), name="players"),
+    path("events/", events.EventList.as_view(), name="events"),
+    path(event, events.EventDetail.as_view(), name="event"),
+    path(event + "entries/", events.EntryList.as_view(), name="entries"),
+    path(event + "entries/<int:entry_id>/", events.EntryDetail.as_view(), name="entry"),
+    path(event + "rounds/", rounds.RoundList.as_view(), name="rounds"),
+    path(round_, rounds.RoundDetail.as_view(), name="round"),
+    path(round_ + "publish/", rounds.RoundPublish.as_view(), name="round-publish"),
+    path(round_ + "close/", rounds.RoundClose.as_view(), name="round-close"),
+    path(round_ + "swap/", rounds.RoundSwap.as_view(), name="round-swap"),
+    path(round_ + "move/", rounds.RoundMove.as_view(), name="round-move"),
+    path(round_ + "reseat/", rounds.RoundReseat.as_view(), name="round-reseat"),
+    path(table, hands.TableDetail.as_view(), name="table"),
+    path(table + "lock/", hands.TableLock.as_view(), name="table-lock"),
+    path(table + "unlock/", hands.TableUnlock.as_view(), name="table-unlock"),
+    path(table + "hands/<int:hand>/", hands.HandDetail.as_view(), name="hand"),
+    path(event + "standings/", standings.StandingsView.as_view(), name="standings"),
+    path(
+        event + "exports/standings.csv",
+        exports.StandingsCsv.as_view(),
+        name="export-standings",
+    ),
+    path(event + "exports/hands.csv", exports.HandsCsv.as_view(), name="export-hands"),
+]

@@ -1,0 +1,229 @@
+"""Moving a whole event between installations as one JSON document.
+
+    {"format": "kalooki-event", "version": 1, "checksum": "<sha256>", "payload": {...}}
+
+The payload holds the event and every row that belongs to it: its players, entries,
+rounds, tables, seats, hands (every attempt), hand scores, penalties, standings, and
+the history rows of the models that keep history. Rows refer to each other by numbers
+local to the archive (1, 2, 3... in the order of the source ids), never by database
+ids; users are named by username. The checksum is the SHA-256 of the payload in
+canonical JSON (sorted keys, no spaces, UTF-8), so a damaged or edited file is refused.
+
+This module is the format both sides share: its name and version, the sections and
+their fields, how values are written, the checksum. Building an archive lives in
+core.archive.export, checking and importing one in core.archive.importer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import timezone as dt_timezone
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from core.services.events import EVENT_FIELDS as EVENT_SETTINGS
+from scoring.models import Hand, HandScore, Penalty, Standing
+from tournaments.models import Entry, Player, Round, Seat, Table
+
+FORMAT = "kalooki-event"
+VERSION = 1
+HISTORY_FIELDS = ("history_date", "history_type", "history_change_reason", "history_user")
+
+
+class ArchiveError(Exception):
+    """The archive cannot be imported (or the event exported); nothing was written."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """How one model's rows are written in the archive."""
+
+    name: str
+    model: type[models.Model]
+    # Plain values, by field name.
+    fields: tuple[str, ...]
+    # Foreign keys to rows of the archive: field name -> section name.
+    refs: Mapping[str, str] = field(default_factory=dict)
+    # Foreign keys to users, written as usernames.
+    users: tuple[str, ...] = ()
+    # Rows of this section carry an "id" other rows (or history rows) refer to.
+    has_ids: bool = True
+    history: bool = False
+
+    @property
+    def keys(self) -> set[str]:
+        return (
+            ({"id"} if self.has_ids else set())
+            | set(self.fields)
+            | set(self.refs)
+            | set(self.users)
+        )
+
+    @property
+    def history_keys(self) -> set[str]:
+        return {"id"} | set(self.fields) | set(self.refs) | set(self.users) | set(HISTORY_FIELDS)
+
+    @property
+    def history_model(self) -> type[models.Model]:
+        return self.model.history.model
+
+
+# Every setting a director can give, and what the site keeps about the event besides.
+EVENT_FIELDS = (*EVENT_SETTINGS, "draw_seed", "standings_version", "created_at", "updated_at")
+# The event itself is implicit in these models' "event" field.
+IMPLICIT_EVENT = {"entries", "rounds", "standings"}
+
+PLAYERS = Section("players", Player, ("name", "club", "country", "rating", "created_at"))
+SECTIONS = (
+    PLAYERS,
+    Section(
+        "entries",
+        Entry,
+        ("status", "seed_number", "registered_at", "withdrawn_at"),
+        refs={"player": "players"},
+        history=True,
+    ),
+    Section(
+        "rounds",
+        Round,
+        (
+            "number",
+            "status",
+            "policy",
+            "seed",
+            "quality",
+            "forced_close",
+            "published_at",
+            "closed_at",
+        ),
+    ),
+    Section("tables", Table, ("number", "locked"), refs={"round": "rounds"}, history=True),
+    Section(
+        "seats",
+        Seat,
+        ("position", "first_dealer", "left_after_hand"),
+        refs={"table": "tables", "round": "rounds", "entry": "entries"},
+        history=True,
+    ),
+    Section(
+        "hands",
+        Hand,
+        (
+            "number",
+            "attempt",
+            "contract",
+            "cards_dealt",
+            "outcome",
+            "down_and_out",
+            "version",
+            "recorded_at",
+        ),
+        refs={"table": "tables", "went_out": "seats"},
+        users=("recorded_by",),
+        history=True,
+    ),
+    Section(
+        "hand_scores",
+        HandScore,
+        ("card_points", "cards", "penalty_points", "score", "sat_out"),
+        refs={"hand": "hands", "seat": "seats"},
+        history=True,
+    ),
+    Section(
+        "penalties",
+        Penalty,
+        ("kind", "points", "extra_calls"),
+        refs={"hand": "hands", "seat": "seats"},
+        history=True,
+    ),
+    Section(
+        "standings",
+        Standing,
+        (
+            "rank",
+            "points",
+            "table_points",
+            "sets_played",
+            "hands_won",
+            "penalty_points",
+            "best_set",
+            "status",
+            "movement",
+            "tiebreaks",
+        ),
+        refs={"round": "rounds", "entry": "entries"},
+        has_ids=False,
+    ),
+)
+BY_NAME = {section.name: section for section in SECTIONS}
+HISTORY_SECTIONS = tuple(s for s in SECTIONS if s.history)
+
+
+# --- values --------------------------------------------------------------------------
+
+
+def encode(model_field: models.Field, value: Any) -> Any:
+    """A field's value as JSON, the same whichever database it was read from."""
+    if value is None:
+        return None
+    if isinstance(model_field, models.DateTimeField):
+        return value.astimezone(dt_timezone.utc).isoformat()
+    if isinstance(model_field, models.DateField):
+        return value.isoformat()
+    if isinstance(model_field, models.DecimalField):
+        return f"{value:.{model_field.decimal_places}f}"
+    if isinstance(model_field, models.JSONField):
+        return value
+    if isinstance(value, bool | int | float | str):
+        return value
+    return str(value)  # a country
+
+
+def decode(model_field: models.Field, value: Any) -> Any:
+    """A value from the archive, checked as the model would check it."""
+    if value is None and model_field.null:
+        return None
+    if isinstance(model_field, models.JSONField):
+        if value is None and not model_field.null:
+            raise ValidationError("This field cannot be null.")
+        return value
+    if isinstance(model_field, models.IntegerField) and not (
+        value is None or (isinstance(value, int) and not isinstance(value, bool))
+    ):
+        raise ValidationError(f"{value!r} is not a whole number.")
+    if isinstance(model_field, models.BooleanField) and not isinstance(value, bool):
+        raise ValidationError(f"{value!r} is not true or false.")
+    return model_field.clean(value, None)
+
+
+def canonical(payload: Any) -> bytes:
+    return json.dumps(
+        payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+    ).encode("utf-8")
+
+
+def checksum(payload: Any) -> str:
+    return hashlib.sha256(canonical(payload)).hexdigest()
+
+
+def renumber_quality(quality: Any, numbers: Mapping[int, int | None]) -> Any:
+    """A round's quality report names pairs of entries by id: carry them across."""
+    if not isinstance(quality, dict) or not isinstance(quality.get("repeat_pairs"), list):
+        return quality
+    pairs = []
+    for pair in quality["repeat_pairs"]:
+        if isinstance(pair, list):
+            pair = [numbers.get(x) if isinstance(x, int) else x for x in pair]
+        pairs.append(pair)
+    return {**quality, "repeat_pairs": pairs}
+
+
+def dumps(document: Mapping[str, Any]) -> str:
+    """The archive as text: ASCII only (names are escaped), so redirecting a command's
+    output to a file works whatever the console's encoding."""
+    return json.dumps(document, ensure_ascii=True, indent=1, sort_keys=True) + "\n"

@@ -1,0 +1,459 @@
+"""Checking an event archive and importing it as a new event (the format is described
+in core.archive).
+
+Importing checks the whole document first, then writes everything in one transaction:
+players are matched by name, club and country (or created), every other row gets new
+ids reserved from the database's own sequences (in the archive's order, so exporting
+the imported event gives the same payload again), and history rows keep their dates,
+authors and reasons. Anything wrong and nothing is written.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
+from django.db import DatabaseError, connection, models, transaction
+
+from core.archive import (
+    BY_NAME,
+    EVENT_FIELDS,
+    FORMAT,
+    HISTORY_SECTIONS,
+    IMPLICIT_EVENT,
+    SECTIONS,
+    VERSION,
+    ArchiveError,
+    Section,
+    checksum,
+    decode,
+    renumber_quality,
+)
+from core.errors import ServiceError
+from core.services import create_player
+from tournaments.models import Event, Player
+
+# --- reading and checking an archive -------------------------------------------------
+
+
+def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
+    """The payload of an archive, after checking its format, version and checksum."""
+    if isinstance(raw, Mapping):
+        document = dict(raw)
+    else:
+        try:
+            document = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ArchiveError(
+                f"This is not an event archive: it cannot be read as JSON ({error})."
+            ) from error
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise ArchiveError(f"This is not a Kalooki event archive (its format is not {FORMAT!r}).")
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ArchiveError("The archive has no format version; it cannot be imported.")
+    if version != VERSION:
+        newer = " by a newer version of this software" if version > VERSION else ""
+        raise ArchiveError(
+            f"The archive was written{newer} in format version {version}; this installation "
+            f"reads version {VERSION} only. Nothing was imported."
+        )
+    payload = document.get("payload")
+    if not isinstance(payload, dict) or not isinstance(document.get("checksum"), str):
+        raise ArchiveError("The archive has no payload or no checksum; it is incomplete.")
+    if checksum(payload) != document["checksum"]:
+        raise ArchiveError(
+            "The archive is corrupted: its checksum does not match its contents "
+            "(it was changed or damaged after it was exported). Nothing was imported."
+        )
+    return payload
+
+
+@dataclass
+class Checked:
+    """An archive's rows, every value converted and checked, every reference resolved
+    to another row of the archive (live rows) or left as a number (history rows)."""
+
+    event: dict[str, Any]
+    directors: list[str]
+    rows: dict[str, list[dict[str, Any]]]
+    history: dict[str, list[dict[str, Any]]]
+    usernames: set[str]
+
+
+def damaged(where: str, problem: str) -> ArchiveError:
+    return ArchiveError(f"The archive is not valid: {where}: {problem}. Nothing was imported.")
+
+
+def check_keys(where: str, row: Any, expected: set[str]) -> None:
+    if not isinstance(row, dict):
+        raise damaged(where, "not an object")
+    missing, unknown = expected - set(row), set(row) - expected
+    if missing or unknown:
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(sorted(missing)))
+        if unknown:
+            parts.append("unknown " + ", ".join(sorted(unknown)))
+        raise damaged(where, "; ".join(parts) + " (an incompatible archive)")
+
+
+def check_number(where: str, value: Any, *, nullable: bool = False) -> int | None:
+    if value is None and nullable:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise damaged(where, f"{value!r} is not a row number")
+    return value
+
+
+def check_username(where: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or len(value) > 150:
+        raise damaged(where, f"{value!r} is not a username")
+    return value
+
+
+def check_values(
+    where: str, model: type[models.Model], row: Mapping[str, Any], names: Iterable[str]
+) -> dict[str, Any]:
+    values = {}
+    for name in names:
+        try:
+            values[name] = decode(model._meta.get_field(name), row[name])
+        except ValidationError as error:
+            raise damaged(f"{where}, {name}", " ".join(error.messages)) from error
+    return values
+
+
+def check_payload(payload: Mapping[str, Any]) -> Checked:
+    expected = {"event", "history", *BY_NAME}
+    check_keys("the payload", payload, expected)
+    event_row = payload["event"]
+    check_keys("the event", event_row, {*EVENT_FIELDS, "directors"})
+    event = check_values("the event", Event, event_row, EVENT_FIELDS)
+    directors = event_row["directors"]
+    if not isinstance(directors, list):
+        raise damaged("the event's directors", "not a list")
+    usernames = {check_username("the event's directors", d) for d in directors} - {None}
+    rows: dict[str, list[dict[str, Any]]] = {}
+    ids: dict[str, set[int]] = {}
+    for section in SECTIONS:
+        raw_rows = payload[section.name]
+        if not isinstance(raw_rows, list):
+            raise damaged(section.name, "not a list")
+        checked = []
+        ids[section.name] = set()
+        for i, raw in enumerate(raw_rows, start=1):
+            where = f"{section.name} row {i}"
+            check_keys(where, raw, section.keys)
+            values = check_values(where, section.model, raw, section.fields)
+            if section.has_ids:
+                number = check_number(f"{where}, id", raw["id"])
+                if number in ids[section.name]:
+                    raise damaged(where, f"id {number} is given twice")
+                ids[section.name].add(number)
+                values["id"] = number
+            for ref, target in section.refs.items():
+                nullable = section.model._meta.get_field(ref).null
+                number = check_number(f"{where}, {ref}", raw[ref], nullable=nullable)
+                if number is not None and number not in ids[target]:
+                    raise damaged(f"{where}, {ref}", f"no {target} row has id {number}")
+                values[ref] = number
+            for user_field in section.users:
+                values[user_field] = check_username(f"{where}, {user_field}", raw[user_field])
+                usernames.add(values[user_field])
+            checked.append(values)
+        rows[section.name] = checked
+    history_payload = payload["history"]
+    check_keys("the history", history_payload, {s.name for s in HISTORY_SECTIONS})
+    history: dict[str, list[dict[str, Any]]] = {}
+    for section in HISTORY_SECTIONS:
+        raw_rows = history_payload[section.name]
+        if not isinstance(raw_rows, list):
+            raise damaged(f"the history of {section.name}", "not a list")
+        model = section.history_model
+        checked = []
+        for i, raw in enumerate(raw_rows, start=1):
+            where = f"history of {section.name} row {i}"
+            check_keys(where, raw, section.history_keys)
+            values = check_values(
+                where, model, raw, [*section.fields, "history_date", "history_change_reason"]
+            )
+            values["id"] = check_number(f"{where}, id", raw["id"])
+            if raw["history_type"] not in ("+", "~", "-"):
+                raise damaged(f"{where}, history_type", f"{raw['history_type']!r} is not +, ~ or -")
+            values["history_type"] = raw["history_type"]
+            for ref in section.refs:
+                values[ref] = check_number(f"{where}, {ref}", raw[ref], nullable=True)
+            for user_field in [*section.users, "history_user"]:
+                values[user_field] = check_username(f"{where}, {user_field}", raw[user_field])
+                usernames.add(values[user_field])
+            checked.append(values)
+        history[section.name] = checked
+    return Checked(
+        event=event,
+        directors=sorted({d for d in directors if d is not None}),
+        rows=rows,
+        history=history,
+        usernames=usernames - {None},
+    )
+
+
+# --- import --------------------------------------------------------------------------
+
+
+@dataclass
+class Imported:
+    event: Event
+    players_created: int = 0
+    players_matched: int = 0
+    users_created: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        rows = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in self.counts.items())
+        text = (
+            f"Imported {self.event.name!r} as {self.event.slug!r}: {rows}; "
+            f"players: {self.players_created} new, {self.players_matched} matched."
+        )
+        if self.users_created:
+            text += (
+                " Users not known here were added without a password (they cannot sign "
+                "in): " + ", ".join(self.users_created) + "."
+            )
+        return text
+
+
+def reserve_ids(model: type[models.Model], count: int) -> list[int]:
+    """`count` new primary keys from the table's own sequence, ascending, which no row
+    will ever be given afterwards (history rows refer to ids of rows since deleted)."""
+    if count == 0:
+        return []
+    table = model._meta.db_table
+    column = model._meta.pk.column
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, %s)) FROM generate_series(1, %s)",
+                [connection.ops.quote_name(table), column, count],
+            )
+            return sorted(r[0] for r in cursor.fetchall())
+        if connection.vendor == "sqlite":
+            # AUTOINCREMENT tables never reuse a number below sqlite_sequence's.
+            cursor.execute("SELECT seq FROM sqlite_sequence WHERE name = %s", [table])
+            found = cursor.fetchone()
+            quote = connection.ops.quote_name
+            cursor.execute(f"SELECT MAX({quote(column)}) FROM {quote(table)}")
+            top = max(found[0] if found else 0, cursor.fetchone()[0] or 0)
+            if found:
+                cursor.execute(
+                    "UPDATE sqlite_sequence SET seq = %s WHERE name = %s", [top + count, table]
+                )
+            else:
+                cursor.execute(
+                    "INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, top + count]
+                )
+            return list(range(top + 1, top + count + 1))
+    raise ArchiveError(f"Importing needs SQLite or PostgreSQL, not {connection.vendor}.")
+
+
+def resolve_users(usernames: set[str], created: list[str]) -> dict[str, int]:
+    """Users by username; one not known here is added, inactive and without a password,
+    so history still says who made each change."""
+    user_model = get_user_model()
+    key = user_model.USERNAME_FIELD
+    found = dict(
+        user_model._default_manager.filter(**{f"{key}__in": usernames}).values_list(key, "pk")
+    )
+    for name in sorted(usernames - set(found)):
+        user = user_model(**{key: name}, is_active=False)
+        user.set_unusable_password()
+        user.save()
+        found[name] = user.pk
+        created.append(name)
+    return found
+
+
+def match_players(rows: list[dict[str, Any]], imported: Imported) -> dict[int, int]:
+    """Archive player number -> player id here: the oldest player with the same name,
+    club and country not matched already, else a new player (with the archive's rating
+    and creation date)."""
+    keys = {(r["name"], r["club"], r["country"]) for r in rows}
+    names = {k[0] for k in keys}
+    existing: dict[tuple[str, str, str], list[int]] = {}
+    for pk, name, club, country in (
+        Player.objects.filter(name__in=names)
+        .order_by("pk")
+        .values_list("pk", "name", "club", "country")
+    ):
+        existing.setdefault((name, club, str(country)), []).append(pk)
+    ids: dict[int, int] = {}
+    new_rows = []
+    for r in rows:
+        free = existing.get((r["name"], r["club"], r["country"]))
+        if free:
+            ids[r["id"]] = free.pop(0)
+            imported.players_matched += 1
+        else:
+            new_rows.append(r)
+    players = []
+    for r in new_rows:
+        player = create_player(
+            name=r["name"], club=r["club"], country=r["country"], rating=r["rating"]
+        )
+        ids[r["id"]] = player.pk
+        players.append(player)
+    restore(Player, players, new_rows, ["created_at"])
+    imported.players_created = len(players)
+    return ids
+
+
+def restore(
+    model: type[models.Model], objs: list[models.Model], rows: list[dict], names: list[str]
+) -> None:
+    """Put back the timestamps Django's auto_now fields overwrote on insert."""
+    if not objs or not names:
+        return
+    for obj, row in zip(objs, rows, strict=True):
+        for name in names:
+            setattr(obj, name, row[name])
+    model._default_manager.bulk_update(objs, names, batch_size=500)
+
+
+def import_event(
+    *,
+    raw: bytes | str | Mapping[str, Any],
+    rename: str | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Imported:
+    """Import an archive as a new event (named `rename` if given). One transaction;
+    raises ArchiveError, with nothing written, for anything it cannot take."""
+    checked = check_payload(load(raw))
+    slug = rename or checked.event["slug"]
+    try:
+        validate_slug(slug)
+    except ValidationError as error:
+        raise ArchiveError(f"{slug!r} is not a valid event slug.") from error
+    if len(slug) > Event._meta.get_field("slug").max_length:
+        raise ArchiveError(f"{slug!r} is too long for an event slug.")
+    try:
+        with transaction.atomic():
+            imported = write(checked, slug, by)
+            connection.check_constraints(
+                table_names=[s.model._meta.db_table for s in SECTIONS] + ["tournaments_event"]
+            )
+    except DatabaseError as error:
+        # An archive that passed every check above but that the database refuses.
+        raise ArchiveError(
+            f"The archive could not be stored ({error}); nothing was imported."
+        ) from error
+    except ServiceError as error:
+        raise ArchiveError(f"The archive is not valid: {error}. Nothing was imported.") from error
+    return imported
+
+
+def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
+    if Event.objects.filter(slug=slug).exists():
+        raise ArchiveError(
+            f"An event {slug!r} already exists here; import it under another slug "
+            "(--rename NEW_SLUG). Nothing was imported."
+        )
+    event = Event(**{**checked.event, "slug": slug})
+    event.save()
+    restore(Event, [event], [checked.event], ["created_at", "updated_at"])
+    imported = Imported(event=event)
+    users = resolve_users(checked.usernames, imported.users_created)
+    event.directors.set([users[name] for name in checked.directors])
+    if by is not None and by.is_authenticated:
+        event.directors.add(by)
+    ids: dict[str, dict[int, int]] = {"players": match_players(checked.rows["players"], imported)}
+    # Every number a section's rows have or are referred to by gets an id of its own.
+    for section in SECTIONS[1:]:
+        if not section.has_ids:
+            continue
+        numbers = {r["id"] for r in checked.rows[section.name]}
+        numbers |= {r["id"] for r in checked.history.get(section.name, [])}
+        for other in SECTIONS:
+            for ref, target in other.refs.items():
+                if target == section.name:
+                    rows = checked.rows[other.name] + checked.history.get(other.name, [])
+                    numbers |= {r[ref] for r in rows if r[ref] is not None}
+        reserved = reserve_ids(section.model, len(numbers))
+        ids[section.name] = dict(zip(sorted(numbers), reserved, strict=True))
+    # Players that only history refers to (since deleted from the source registry).
+    history_players = {
+        r["player"] for r in checked.history["entries"] if r["player"] is not None
+    } - set(ids["players"])
+    ids["players"] |= dict(
+        zip(sorted(history_players), reserve_ids(Player, len(history_players)), strict=True)
+    )
+    for section in SECTIONS[1:]:
+        rows = checked.rows[section.name]
+        objs = [build(section, row, ids, users, event) for row in rows]
+        section.model._default_manager.bulk_create(objs, batch_size=1000)
+        auto = [
+            f.name
+            for f in section.model._meta.concrete_fields
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)
+        ]
+        restore(section.model, objs, rows, auto)
+        imported.counts[section.name] = len(objs)
+    for section in HISTORY_SECTIONS:
+        model = section.history_model
+        objs = [
+            model(
+                **{
+                    k: v
+                    for k, v in build_values(section, row, ids, users, event).items()
+                    if k != "pk"
+                },
+                id=ids[section.name][row["id"]],
+                history_date=row["history_date"],
+                history_type=row["history_type"],
+                history_change_reason=row["history_change_reason"],
+                history_user_id=users.get(row["history_user"]),
+            )
+            for row in checked.history[section.name]
+        ]
+        model._default_manager.bulk_create(objs, batch_size=1000)
+    imported.counts["history rows"] = sum(len(rows) for rows in checked.history.values())
+    return imported
+
+
+def build_values(
+    section: Section,
+    row: Mapping[str, Any],
+    ids: Mapping[str, Mapping[int, int]],
+    users: Mapping[str, int],
+    event: Event,
+) -> dict[str, Any]:
+    values: dict[str, Any] = {name: row[name] for name in section.fields}
+    for ref, target in section.refs.items():
+        number = row[ref]
+        values[f"{ref}_id"] = None if number is None else ids[target][number]
+    for user_field in section.users:
+        values[f"{user_field}_id"] = users.get(row[user_field])
+    if section.name in IMPLICIT_EVENT:
+        values["event_id"] = event.pk
+    if section.name == "rounds":
+        values["quality"] = renumber_quality(values["quality"], ids["entries"])
+    if section.has_ids:
+        values["pk"] = ids[section.name][row["id"]]
+    return values
+
+
+def build(
+    section: Section,
+    row: Mapping[str, Any],
+    ids: Mapping[str, Mapping[int, int]],
+    users: Mapping[str, int],
+    event: Event,
+) -> models.Model:
+    return section.model(**build_values(section, row, ids, users, event))

@@ -1,0 +1,54 @@
+"""Errors raised by services: each names the fields at fault and why, in words a
+director understands. Views and the API turn them into messages and status codes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from django.core.exceptions import ValidationError
+
+NON_FIELD = "non_field_errors"
+
+
+class ServiceError(Exception):
+    """A request that cannot be carried out; nothing was written."""
+
+    status_code = 400
+
+    def __init__(self, errors: Mapping[str, Sequence[str]] | str, *, field: str = NON_FIELD):
+        if isinstance(errors, str):
+            errors = {field: [errors]}
+        self.errors: dict[str, list[str]] = {key: list(msgs) for key, msgs in errors.items()}
+        super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in self.errors.items()))
+
+    @classmethod
+    def from_validation_error(cls, error: ValidationError) -> ServiceError:
+        if hasattr(error, "error_dict"):
+            return cls({field: list(msgs) for field, msgs in error.message_dict.items()})
+        return cls({NON_FIELD: list(error.messages)})
+
+
+class InvalidInput(ServiceError):
+    """Bad input: 400."""
+
+
+class StateConflict(ServiceError):
+    """The request is valid but the object's state forbids it (a locked table, a
+    closed round): 409."""
+
+    status_code = 409
+
+
+class StaleVersion(ServiceError):
+    """Someone changed the object since the client read it: 412."""
+
+    status_code = 412
+
+
+class HandRejected(InvalidInput):
+    """A hand the rules engine refuses: 400, with every problem the engine found
+    (`game.rules.Problem`: its code and seats let a page word it its own way)."""
+
+    def __init__(self, invalid):
+        self.problems = invalid.problems
+        super().__init__(invalid.by_field())

@@ -1,0 +1,164 @@
+"""CSV exports of an event: the standings and every hand score.
+
+Both read a fixed number of queries whatever the event's size and return the whole
+file as text (an event's hands are a few thousand rows at most). Text cells that a
+spreadsheet would run as a formula are quoted with a leading apostrophe.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from core.selectors import standings_after
+from scoring.models import Hand, HandScore, Penalty
+from tournaments.models import Event
+
+STANDINGS_COLUMNS = (
+    "round",
+    "rank",
+    "player_id",
+    "player",
+    "club",
+    "country",
+    "points",
+    "table_points",
+    "sets_played",
+    "hands_won",
+    "penalty_points",
+    "best_set",
+    "movement",
+    "status",
+)
+HANDS_COLUMNS = (
+    "round",
+    "table",
+    "hand",
+    "attempt",
+    "contract",
+    "cards_dealt",
+    "outcome",
+    "went_out",
+    "down_and_out",
+    "seat",
+    "player_id",
+    "player",
+    "card_points",
+    "cards",
+    "penalty_points",
+    "penalties",
+    "score",
+    "sat_out",
+)
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """Keep a spreadsheet from running a name like '=HYPERLINK(...)' as a formula."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return "" if value is None else value
+
+
+def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow([safe_cell(row[c]) for c in columns])
+    return out.getvalue()
+
+
+def standings_rows(event: Event, number: int | None = None) -> list[dict[str, Any]]:
+    """The standings after round `number` (default: the latest that has any), with each
+    player's club and country: 2 queries."""
+    standings = standings_after(event, number)
+    return [
+        {
+            "round": standings.round,
+            "rank": row.rank,
+            "player_id": row.player.id,
+            "player": row.player.name,
+            "club": row.club,
+            "country": row.country,
+            "points": row.points,
+            "table_points": f"{row.table_points:.2f}",
+            "sets_played": row.sets_played,
+            "hands_won": row.hands_won,
+            "penalty_points": row.penalty_points,
+            "best_set": row.best_set,
+            "movement": row.movement,
+            "status": row.status,
+        }
+        for row in standings.rows
+    ]
+
+
+def standings_csv(event: Event, number: int | None = None) -> str:
+    return to_csv(STANDINGS_COLUMNS, standings_rows(event, number))
+
+
+def hand_rows(event: Event) -> list[dict[str, Any]]:
+    """A row per seat of every scored hand, and one per redeal, in play order: 3 queries."""
+    hands = list(
+        Hand.objects.filter(table__round__event=event)
+        .select_related("table__round", "went_out")
+        .order_by("table__round__number", "table__number", "number", "attempt")
+    )
+    scores: dict[int, list[HandScore]] = {}
+    for score in (
+        HandScore.objects.filter(hand__table__round__event=event)
+        .select_related("seat__entry__player")
+        .order_by("seat__position")
+    ):
+        scores.setdefault(score.hand_id, []).append(score)
+    penalties: dict[tuple[int, int], list[Penalty]] = {}
+    for penalty in Penalty.objects.filter(hand__table__round__event=event).order_by("kind"):
+        penalties.setdefault((penalty.hand_id, penalty.seat_id), []).append(penalty)
+    rows = []
+    for hand in hands:
+        common = {
+            "round": hand.table.round.number,
+            "table": hand.table.number,
+            "hand": hand.number,
+            "attempt": hand.attempt,
+            "contract": hand.contract,
+            "cards_dealt": hand.cards_dealt,
+            "outcome": hand.outcome,
+            "went_out": hand.went_out.position if hand.went_out else None,
+            "down_and_out": hand.down_and_out,
+        }
+        empty = dict.fromkeys(HANDS_COLUMNS[len(common) :])
+        if not scores.get(hand.pk):
+            rows.append({**common, **empty})
+            continue
+        for score in scores[hand.pk]:
+            rows.append(
+                {
+                    **common,
+                    "seat": score.seat.position,
+                    "player_id": score.seat.entry.player_id,
+                    "player": score.seat.entry.player.name,
+                    "card_points": score.card_points,
+                    "cards": score.cards,
+                    "penalty_points": score.penalty_points,
+                    "penalties": "; ".join(
+                        f"{p.kind} {p.points}" for p in penalties.get((hand.pk, score.seat_id), [])
+                    ),
+                    "score": score.score,
+                    "sat_out": score.sat_out,
+                }
+            )
+    return rows
+
+
+def hands_csv(event: Event) -> str:
+    return to_csv(HANDS_COLUMNS, hand_rows(event))
+
+
+def filename(event: Event, what: str, extension: str) -> str:
+    return f"{event.slug}-{what}.{extension}"

@@ -1,0 +1,292 @@
+"""Importing players from a CSV file into an event: read, preview, apply.
+
+The director uploads a file of players (name, club, country; optionally a seed or a
+rating). `preview_import` reads it and checks every row against the file itself and
+the database without writing anything: per-row errors, players already in the
+registry offered for merging, players already entered. `apply_import` reads the same
+file again (the database may have changed since the preview), takes the director's
+choice for each duplicate, and writes everything in one transaction through
+`core.services.register_entry`, or nothing at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models.functions import Lower
+
+from core.errors import InvalidInput, ServiceError
+from core.importing.reading import (
+    FILE,
+    MAX_BYTES,
+    NEW,
+    Candidate,
+    Row,
+    decode,
+    normalise_name,
+    parse_row,
+    read_rows,
+)
+from core.services import create_player, register_entry
+from tournaments.models import Entry, Event, Player
+
+__all__ = ["MAX_BYTES", "NEW", "apply_import", "build_preview", "parse_choice", "preview_import"]
+
+
+@dataclass
+class Preview:
+    """What an import would do; nothing has been written."""
+
+    event: Event
+    rows: list[Row] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not any(row.errors for row in self.rows)
+
+    @property
+    def error_count(self) -> int:
+        return len(self.errors) + sum(1 for row in self.rows if row.errors)
+
+    @property
+    def duplicates(self) -> list[Row]:
+        return [row for row in self.rows if row.candidates]
+
+    def error_dict(self) -> dict[str, list[str]]:
+        """The errors in the shape `InvalidInput` carries: by row, and the file's own."""
+        found: dict[str, list[str]] = {}
+        if self.errors:
+            found[FILE] = list(self.errors)
+        for row in self.rows:
+            if row.errors:
+                found[f"row {row.line}"] = list(row.errors)
+        return found
+
+
+@dataclass
+class ImportResult:
+    created: list[Player] = field(default_factory=list)
+    merged: list[Player] = field(default_factory=list)
+    entered: list[Entry] = field(default_factory=list)
+    already_entered: list[Player] = field(default_factory=list)
+
+    def summary(self) -> str:
+        parts = [
+            f"{len(self.entered)} entered",
+            f"{len(self.created)} new players",
+            f"{len(self.merged)} merged with existing players",
+        ]
+        if self.already_entered:
+            parts.append(f"{len(self.already_entered)} already entered")
+        return ", ".join(parts)
+
+
+# --- checking the rows against the file and the database ---------------------------
+
+
+def same_or_blank(a: str, b: str) -> bool:
+    return not a or not b or a.casefold() == b.casefold()
+
+
+def find_candidates(event: Event, rows: list[Row]) -> None:
+    """Attach the registry's players of the same name to each row: 2 queries."""
+    names = {normalise_name(row.name) for row in rows if row.name}
+    if not names:
+        return
+    # Lower() in SQL, then the exact comparison (casefold, spacing) in Python.
+    lowered = {n.lower() for n in names} | {row.name.lower() for row in rows if row.name}
+    namesakes = Player.objects.annotate(lname=Lower("name")).filter(lname__in=lowered)
+    found: dict[str, list[Player]] = {}
+    for player in namesakes.order_by("id"):
+        found.setdefault(normalise_name(player.name), []).append(player)
+    entries = {
+        player_id: (status, seed)
+        for player_id, status, seed in Entry.objects.filter(
+            event=event, player__in=namesakes.values("pk")
+        ).values_list("player_id", "status", "seed_number")
+    }
+    for row in rows:
+        for player in found.get(normalise_name(row.name), []):
+            status, seed = entries.get(player.pk, (None, None))
+            row.candidates.append(
+                Candidate(
+                    id=player.pk,
+                    name=player.name,
+                    club=player.club,
+                    country=str(player.country or ""),
+                    entry=status,
+                    seed=seed,
+                    close=same_or_blank(row.club, player.club)
+                    and same_or_blank(row.country, str(player.country or "")),
+                )
+            )
+        # The closest first: an entered player, then same club and country, then oldest.
+        row.candidates.sort(key=lambda c: (c.entry is None, not c.close, c.id))
+
+
+def suggest(row: Row) -> None:
+    best = row.candidates[0] if row.candidates else None
+    if best is None or not (best.close or best.entry):
+        row.suggested = NEW
+        if row.candidates:
+            row.notices.append(
+                f"A player called {row.name} is already registered with another club "
+                "or country: merge if it is the same person."
+            )
+        return
+    row.suggested = best.id
+    describe_choice(row, best)
+
+
+def describe_choice(row: Row, chosen: Candidate | None) -> None:
+    if chosen is None:
+        return
+    if chosen.entry == Entry.Status.ACTIVE:
+        row.notices.append(f"{chosen.name} is already entered in this event; nothing changes.")
+    elif chosen.entry == Entry.Status.WITHDRAWN:
+        row.notices.append(f"{chosen.name} had withdrawn from this event and will be active again.")
+
+
+def check_file_duplicates(rows: list[Row]) -> None:
+    first_line: dict[str, int] = {}
+    seeds: dict[int, int] = {}
+    for row in rows:
+        key = normalise_name(row.name)
+        if key:
+            if key in first_line:
+                row.errors.append(
+                    f"Row {row.line}: {row.name} is already on row {first_line[key]}; "
+                    "remove one (or tell two people apart in their names)."
+                )
+            else:
+                first_line[key] = row.line
+        if row.seed is not None:
+            if row.seed in seeds:
+                row.errors.append(
+                    f"Row {row.line}: seed {row.seed} is also given on row {seeds[row.seed]}."
+                )
+            else:
+                seeds.setdefault(row.seed, row.line)
+
+
+def check_seeds_taken(event: Event, rows: list[Row], choices: Mapping[int, str | int]) -> None:
+    """A seed held by another player's entry in the event cannot be given again: 1 query."""
+    wanted = {row.seed for row in rows if row.seed is not None}
+    if not wanted:
+        return
+    taken = {
+        seed: (player_id, name)
+        for seed, player_id, name in Entry.objects.filter(
+            event=event, seed_number__in=wanted
+        ).values_list("seed_number", "player_id", "player__name")
+    }
+    for row in rows:
+        if row.seed not in taken:
+            continue
+        holder, name = taken[row.seed]
+        if choices.get(row.line, row.suggested) != holder:
+            row.errors.append(f"Row {row.line}: seed {row.seed} is already taken by {name}.")
+
+
+def build_preview(
+    *, event: Event, data: bytes, choices: Mapping[int, str | int] | None = None
+) -> Preview:
+    preview = Preview(event=event)
+    try:
+        columns, raw_rows, notices = read_rows(decode(data))
+    except InvalidInput as error:
+        preview.errors = [m for msgs in error.errors.values() for m in msgs]
+        return preview
+    preview.notices = notices
+    if event.status == Event.Status.FINISHED:
+        preview.errors.append("The event is finished; no more players can enter.")
+    width = max(columns.values()) + 1
+    preview.rows = [parse_row(line, values, columns, width) for line, values in raw_rows]
+    check_file_duplicates(preview.rows)
+    find_candidates(event, preview.rows)
+    choices = choices or {}
+    for row in preview.rows:
+        if row.line in choices:
+            choose(row, choices[row.line])
+        else:
+            suggest(row)
+    check_seeds_taken(event, preview.rows, choices)
+    return preview
+
+
+def choose(row: Row, choice: str | int) -> None:
+    if choice == NEW:
+        row.suggested = NEW
+        return
+    chosen = row.candidate(choice) if isinstance(choice, int) else None
+    if chosen is None:
+        row.errors.append(
+            f"Row {row.line}: player {choice} is not one of the registered players "
+            f"called {row.name}."
+        )
+        return
+    row.suggested = chosen.id
+    describe_choice(row, chosen)
+
+
+def preview_import(*, event: Event, data: bytes) -> Preview:
+    """What importing `data` into `event` would do. Writes nothing: 3 queries."""
+    return build_preview(event=event, data=data)
+
+
+def parse_choice(value: object) -> str | int:
+    """A choice as a form or the command line gives it: 'new' or a player id."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text == NEW:
+        return NEW
+    if text.isdigit():
+        return int(text)
+    raise InvalidInput(f"{value!r} is neither 'new' nor a player id.", field="choices")
+
+
+@transaction.atomic
+def apply_import(
+    *,
+    event: Event,
+    data: bytes,
+    choices: Mapping[int, str | int] | None = None,
+    by: AbstractBaseUser | None = None,
+) -> ImportResult:
+    """Import the file: create the new players and enter everyone in the event.
+
+    `choices` maps a row's line to NEW or the id of the registered player it is
+    (merging: that player is entered, nothing about them changes); rows without a
+    choice take the suggestion the preview showed. One transaction: any error and
+    nothing is written.
+    """
+    preview = build_preview(event=event, data=data, choices=choices)
+    if not preview.ok:
+        raise InvalidInput(preview.error_dict())
+    result = ImportResult()
+    for row in preview.rows:
+        if row.suggested == NEW:
+            player = create_player(
+                name=row.name, club=row.club, country=row.country, rating=row.rating, by=by
+            )
+            result.created.append(player)
+        else:
+            player = Player.objects.get(pk=row.suggested)
+            candidate = row.candidate(player.pk)
+            if candidate is not None and candidate.entry == Entry.Status.ACTIVE:
+                result.already_entered.append(player)
+                continue
+            result.merged.append(player)
+        try:
+            entry = register_entry(event=event, player=player, seed_number=row.seed, by=by)
+        except ServiceError as error:
+            messages = [f"Row {row.line}: {m}" for msgs in error.errors.values() for m in msgs]
+            raise InvalidInput({f"row {row.line}": messages}) from error
+        result.entered.append(entry)
+    return result

@@ -1,0 +1,61 @@
+"""The standings version that live pages follow, kept in the cache.
+
+Every standings rebuild grows `Event.standings_version` and announces it here once it
+commits; a live page polls with the version it shows and, while the cache holds the
+same version for a public event, is answered from that one cache hit without a query.
+The rebuild (a service) writes this key and the public pages read it: this module is
+the contract between them.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from django.core.cache import cache
+from django.db import transaction
+
+from tournaments.models import Event
+
+PREFIX = "kalooki:public"
+# A version announced by a rebuild holds until the next one replaces it.
+ANNOUNCED_TTL = 24 * 60 * 60
+# A version a page read from the database is kept only briefly, so a writer that does
+# not announce (or a lost announcement) delays live pages by seconds, not for good.
+REMEMBERED_TTL = 5
+
+
+def version_key(slug: str) -> str:
+    return f"{PREFIX}:version:{slug}"
+
+
+def announce_version(event: Event, version: int) -> None:
+    """Tell live pages the standings are now at `version`, once the rebuild commits
+    (before then a poller would read the old rows under the new version)."""
+    transaction.on_commit(
+        partial(cache.set, version_key(event.slug), (version, event.public), ANNOUNCED_TTL)
+    )
+
+
+def remember_version(event: Event) -> None:
+    """Keep the version a page just read from the database, for a few seconds.
+
+    `add` does not replace an announcement, which may be newer than this read. A
+    cached version older than this read (an announcement lost) or a changed public
+    flag is replaced, briefly, so that even a race with a newer announcement heals
+    within seconds."""
+    key, value = version_key(event.slug), (event.standings_version, event.public)
+    if not cache.add(key, value, REMEMBERED_TTL):
+        cached = cache.get(key)
+        if cached is not None and (cached[0] < value[0] or cached[1] != value[1]):
+            cache.set(key, value, REMEMBERED_TTL)
+
+
+def unchanged(slug: str, version: int | None) -> bool:
+    """Whether a public event's standings are still at `version`: one cache hit, no query.
+
+    Private events always take the slow path, where the viewer's rights are checked.
+    """
+    if version is None:
+        return False
+    cached = cache.get(version_key(slug))
+    return cached is not None and cached[1] is True and cached[0] == version

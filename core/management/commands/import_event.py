@@ -1,0 +1,43 @@
+"""Import an event archive written by export_event: `manage.py import_event event.json`.
+Everything or nothing: a damaged or incompatible archive is refused."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from core import archive
+from core.archive import importer as archive_import
+
+
+class Command(BaseCommand):
+    help = "Import an event archive (from export_event) as a new event."
+
+    def add_arguments(self, parser):
+        parser.add_argument("path", help="the archive file, or - for the standard input")
+        parser.add_argument(
+            "--rename", metavar="NEW_SLUG", help="import under this slug instead of the archive's"
+        )
+        parser.add_argument(
+            "--director", metavar="USERNAME", help="make this user a director of the event"
+        )
+
+    def handle(self, *args, path: str, rename: str | None, director: str | None, **options):
+        by = None
+        if director:
+            user_model = get_user_model()
+            by = user_model._default_manager.filter(**{user_model.USERNAME_FIELD: director}).first()
+            if by is None:
+                raise CommandError(f"No user {director!r} here.")
+        try:
+            raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        except OSError as error:
+            raise CommandError(f"Cannot read {path}: {error.strerror or error}.") from error
+        try:
+            imported = archive_import.import_event(raw=raw, rename=rename, by=by)
+        except archive.ArchiveError as error:
+            raise CommandError(str(error)) from error
+        self.stdout.write(imported.summary())

@@ -1,0 +1,109 @@
+"""An event's results: the standings after its latest round, final once the last
+planned round has closed, provisional before."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils import timezone
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+
+from core.printing.common import (
+    BODY,
+    BOLD,
+    CELL,
+    FONT,
+    HEAD,
+    HEADING,
+    MARGIN,
+    SMALL,
+    TITLE,
+    document,
+    markup,
+    paper_size,
+    style,
+)
+from core.selectors import StandingRow, standings_after
+from tournaments.models import Event
+
+# --- results -----------------------------------------------------------------------
+
+
+def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
+    """The event's standings after its latest round: final once the last planned round
+    has closed, provisional before."""
+    standings = standings_after(event)
+    pagesize = paper_size(paper)
+    width = pagesize[0] - 2 * MARGIN
+    doc, buffer, on_page = document(
+        f"{event.name}: results", pagesize, footer=f"{event.name} - results"
+    )
+    story: list[Flowable] = [Paragraph(markup(event.name), TITLE)]
+    details = [event.venue, event.starts_on.strftime("%d %B %Y") if event.starts_on else ""]
+    details.append(event.rules.name)
+    details.append(event.get_format_display())
+    story.append(Paragraph(markup(" - ".join(d for d in details if d)), BODY))
+    story.append(Spacer(1, 4 * mm))
+    if standings.round is None:
+        story.append(Paragraph("No results yet: no round has been scored.", HEADING))
+    else:
+        if standings.final:
+            title = "Final results"
+        else:
+            title = f"Standings after round {standings.round} (provisional)"
+        story.append(Paragraph(title, HEADING))
+        story.append(results_grid(event, standings.rows, width))
+    stamp = timezone.localtime().strftime("%d %B %Y %H:%M")
+    story.append(Spacer(1, 4 * mm))
+    story.append(Paragraph(f"Printed {stamp}.", SMALL))
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
+    return buffer.getvalue()
+
+
+HEAD_RIGHT = style("headright", size=8, font=BOLD, splitLongWords=0, alignment=TA_RIGHT)
+
+
+def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Table:
+    table_points = event.format == Event.Format.TABLE_POINTS
+    knockout = event.format == Event.Format.KNOCKOUT
+    # (heading, width (None: what is left), a number)
+    columns = [("Rank", 12 * mm, False), ("Player", None, False), ("Club", 48 * mm, False)]
+    columns += [("Country", 17 * mm, False), ("Points", 16 * mm, True)]
+    if table_points:
+        columns.append(("Table points", 16 * mm, True))
+    columns += [("Sets", 11 * mm, True), ("Hands won", 16 * mm, True)]
+    if knockout:
+        columns.append(("Status", 22 * mm, False))
+    fixed = sum(w for _, w, _ in columns if w)
+    widths = [w if w else width - fixed for _, w, _ in columns]
+    data = [[Paragraph(name, HEAD_RIGHT if number else HEAD) for name, _, number in columns]]
+    for row in rows:
+        name = markup(row.player.name)
+        if row.status == "withdrawn":
+            name += " <i>(withdrawn)</i>"
+        line = [
+            str(row.rank),
+            Paragraph(name, CELL),
+            Paragraph(markup(row.club), CELL),
+            row.country,
+            str(row.points),
+        ]
+        if table_points:
+            line.append(f"{row.table_points:g}")
+        line += [str(row.sets_played), str(row.hands_won)]
+        if knockout:
+            line.append(row.status)
+        data.append(line)
+    commands = [
+        ("FONT", (0, 0), (-1, -1), FONT, 9),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f7f5")]),
+    ]
+    commands += [
+        ("ALIGN", (i, 1), (i, -1), "RIGHT") for i, (_, _, number) in enumerate(columns) if number
+    ]
+    return Table(data, colWidths=widths, style=commands, repeatRows=1)

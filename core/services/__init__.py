@@ -1,0 +1,54 @@
+"""Every write: one function per user action, keyword-only, one transaction each,
+checks before writes, history recorded, background work queued once committed. Pages,
+the API, the admin, imports and tasks all change data through these functions.
+Modules by subject; the names used across the site are gathered here."""
+
+from __future__ import annotations
+
+from core.services.common import full_clean_or_raise, with_history_user
+from core.services.entries import create_player, register_entry, withdraw_entry
+from core.services.events import EVENT_FIELDS, create_event, update_event
+from core.services.hands import Recorded, delete_hand, record_hand, score_rows
+from core.services.rounds import check_can_start, close_round, publish_round, start_round
+from core.services.seating import (
+    MAX_SEED,
+    check_adjustable,
+    move_player,
+    reseat_round,
+    seat_round,
+    seating_adjustable,
+    swap_players,
+)
+from core.services.standings import queue_standings_refresh, refresh_standings
+from core.services.tables import check_table_open, lock_table, unlock_table
+
+__all__ = [
+    "EVENT_FIELDS",
+    "MAX_SEED",
+    "Recorded",
+    "check_adjustable",
+    "check_can_start",
+    "check_table_open",
+    "close_round",
+    "create_event",
+    "create_player",
+    "delete_hand",
+    "full_clean_or_raise",
+    "lock_table",
+    "move_player",
+    "publish_round",
+    "queue_standings_refresh",
+    "record_hand",
+    "refresh_standings",
+    "register_entry",
+    "reseat_round",
+    "score_rows",
+    "seat_round",
+    "seating_adjustable",
+    "start_round",
+    "swap_players",
+    "unlock_table",
+    "update_event",
+    "with_history_user",
+    "withdraw_entry",
+]

@@ -1,0 +1,89 @@
+"""Director actions on who plays: add a player to the registry, enter them in an event,
+withdraw them. One transaction each; checks before writes; history records who."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from core.errors import InvalidInput, StateConflict
+from core.services.common import full_clean_or_raise, with_history_user
+from core.services.seating import reseat_draft_after_entry_change
+from scoring.models import Hand
+from tournaments.models import Entry, Event, Player, Round, Seat
+
+
+@transaction.atomic
+def create_player(
+    *,
+    name: str,
+    club: str = "",
+    country: str = "",
+    rating: int | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Player:
+    """Add a player to the registry shared by every event, checked as the model says."""
+    player = Player(name=name, club=club, country=country, rating=rating)
+    full_clean_or_raise(player)
+    player.save()
+    return player
+
+
+@transaction.atomic
+def register_entry(
+    *,
+    event: Event,
+    player: Player,
+    seed_number: int | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Entry:
+    """Enter a player in an event; a withdrawn player who registers again is active again."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        raise StateConflict("The event is finished; no more players can enter.", field="player")
+    entry = Entry.objects.filter(event=event, player=player).first()
+    if entry is not None and entry.status == Entry.Status.ACTIVE:
+        raise InvalidInput(f"{player.name} is already entered in this event.", field="player")
+    if entry is None:
+        entry = Entry(event=event, player=player)
+    entry.status = Entry.Status.ACTIVE
+    entry.withdrawn_at = None
+    if seed_number is not None:
+        entry.seed_number = seed_number
+    full_clean_or_raise(entry, exclude=["event", "player"])
+    if (
+        entry.seed_number is not None
+        and Entry.objects.filter(event=event, seed_number=entry.seed_number)
+        .exclude(pk=entry.pk)
+        .exists()
+    ):
+        raise InvalidInput(f"Seed {entry.seed_number} is already taken.", field="seed_number")
+    with_history_user(entry, by).save()
+    reseat_draft_after_entry_change(event, by)
+    return entry
+
+
+@transaction.atomic
+def withdraw_entry(*, entry: Entry, by: AbstractBaseUser | None = None) -> Entry:
+    """Withdraw a player: they keep the results they have and are seated no more.
+
+    In a round in play, their table plays on without them: they play no hand after
+    the hands already recorded at their table, and score nothing more in that set.
+    """
+    entry = Entry.objects.select_for_update().select_related("event").get(pk=entry.pk)
+    if entry.status == Entry.Status.WITHDRAWN:
+        return entry
+    entry.status = Entry.Status.WITHDRAWN
+    entry.withdrawn_at = timezone.now()
+    with_history_user(entry, by).save()
+    seat = Seat.objects.filter(
+        entry=entry, round__status=Round.Status.PUBLISHED, left_after_hand__isnull=True
+    ).first()
+    if seat is not None:
+        played = Hand.objects.filter(table_id=seat.table_id, outcome=Hand.Outcome.SCORED)
+        seat.left_after_hand = played.aggregate(n=Max("number"))["n"] or 0
+        with_history_user(seat, by).save()
+    reseat_draft_after_entry_change(entry.event, by)
+    return entry

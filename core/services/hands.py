@@ -1,0 +1,244 @@
+"""Director actions on hands: record (or correct) a hand, delete a hand.
+
+`record_hand` validates through the pure `game.rules`, then writes the hand, its
+scores and penalties in one transaction under a row lock on the table, so two
+directors saving the same table are serialised and the later one, holding a stale
+version, is refused rather than silently overwriting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from core.errors import HandRejected, StaleVersion
+from core.services.common import with_history_user
+from core.services.standings import queue_standings_refresh
+from core.services.tables import check_table_open
+from game import rules
+from scoring.models import Hand, HandScore, Penalty
+from tournaments.models import Seat, Table
+
+SCORE_FIELDS = ("card_points", "cards", "penalty_points", "score", "sat_out")
+PENALTY_FIELDS = ("points", "extra_calls")
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The hand as it now stands, and whether this call changed anything."""
+
+    hand: Hand
+    changed: bool
+
+
+def lock_table_for_write(table: Table) -> Table:
+    """Lock the table row for the rest of the transaction and check it takes writes."""
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=table.pk)
+    )
+    check_table_open(table)
+    return table
+
+
+def current_version(attempts: list[Hand]) -> int:
+    return max((h.version for h in attempts), default=0)
+
+
+def check_version(attempts: list[Hand], expected_version: int | None) -> int:
+    version = current_version(attempts)
+    if expected_version is not None and expected_version != version:
+        raise StaleVersion(
+            f"This hand was changed by someone else (it is now at version {version}, "
+            f"you edited version {expected_version}). Reload it and enter your change again.",
+            field="version",
+        )
+    return version
+
+
+def attempts_of(table: Table, number: int) -> list[Hand]:
+    return list(
+        Hand.objects.filter(table=table, number=number)
+        .select_related("went_out")
+        .prefetch_related("scores__seat", "penalties__seat")
+        .order_by("attempt")
+    )
+
+
+def hand_state(outcome: str, went_out: int | None, down_and_out: bool, scores, penalties) -> tuple:
+    """What a hand says, comparable between a stored hand and a new entry."""
+    if outcome == Hand.Outcome.REDEAL:
+        return (outcome,)
+    return (
+        outcome,
+        went_out,
+        down_and_out,
+        sorted((s.seat.position, *(getattr(s, f) for f in SCORE_FIELDS)) for s in scores),
+        sorted(
+            (p.seat.position, p.kind, *(getattr(p, f) for f in PENALTY_FIELDS)) for p in penalties
+        ),
+    )
+
+
+def stored_state(hand: Hand) -> tuple:
+    went_out = hand.went_out.position if hand.went_out else None
+    return hand_state(
+        hand.outcome, went_out, hand.down_and_out, hand.scores.all(), hand.penalties.all()
+    )
+
+
+def new_state(scored: rules.ScoredHand, seats: dict[int, Seat]) -> tuple:
+    scores, penalties = score_rows(Hand(), scored, seats)
+    return hand_state(scored.outcome, scored.went_out, scored.down_and_out, scores, penalties)
+
+
+def cards_text(result: rules.SeatResult) -> str:
+    return " ".join(str(card) for card in result.cards) if result.cards is not None else ""
+
+
+@transaction.atomic
+def record_hand(
+    *,
+    table: Table,
+    number: int,
+    entry: rules.HandEntry,
+    by: AbstractBaseUser | None = None,
+    expected_version: int | None = None,
+) -> Recorded:
+    """Record hand `number` at `table`, or correct it.
+
+    Re-sending what is already recorded changes nothing. With `expected_version`, the
+    write is refused (StaleVersion) unless the hand is still at that version; 0 means
+    "not recorded yet". A redeal is kept as its own attempt: recording a scored hand
+    after a redeal adds the next attempt. Without `expected_version` a repeated redeal
+    is taken for a resend; to record a second redeal of the same hand, send the version.
+    Needs the table's row lock, which it takes.
+    """
+    table = lock_table_for_write(table)
+    event = table.round.event
+    seats = {
+        seat.position: seat for seat in Seat.objects.filter(table=table) if seat.plays_hand(number)
+    }
+    try:
+        scored = rules.score_hand(
+            ruleset=event.rules,
+            deck=event.deck,
+            number=number,
+            seats=sorted(seats),
+            entry=entry,
+            director_penalty=event.director_penalty,
+        )
+    except rules.HandInvalid as invalid:
+        raise HandRejected(invalid) from invalid
+
+    attempts = attempts_of(table, number)
+    version = check_version(attempts, expected_version)
+    latest = attempts[-1] if attempts else None
+    if latest is not None and stored_state(latest) == new_state(scored, seats):
+        is_resend = scored.outcome == "scored" or expected_version is None
+        if is_resend:
+            return Recorded(hand=latest, changed=False)
+
+    if latest is not None and latest.outcome == Hand.Outcome.SCORED:
+        hand = latest  # a correction replaces the scored attempt in place
+    else:
+        hand = Hand(table=table, number=number, attempt=len(attempts) + 1)
+    hand.contract = scored.contract
+    hand.cards_dealt = scored.cards_dealt
+    hand.outcome = scored.outcome
+    hand.went_out = seats[scored.went_out] if scored.went_out is not None else None
+    hand.down_and_out = scored.down_and_out
+    hand.version = version + 1
+    hand.recorded_by = by if by is not None and by.is_authenticated else None
+    with_history_user(hand, by).save()
+    write_rows(hand, scored, seats, by)
+    queue_standings_refresh(event)
+    return Recorded(hand=hand, changed=True)
+
+
+def score_rows(
+    hand: Hand, scored: rules.ScoredHand, seats: dict[int, Seat]
+) -> tuple[list[HandScore], list[Penalty]]:
+    """The score and penalty rows that `scored` stands for (unsaved)."""
+    scores = [
+        HandScore(
+            hand=hand,
+            seat=seats[r.seat],
+            card_points=r.card_points,
+            cards=cards_text(r),
+            penalty_points=r.penalty_points,
+            score=r.score,
+            sat_out=r.sat_out,
+        )
+        for r in scored.results
+    ]
+    penalties = [
+        Penalty(
+            hand=hand,
+            seat=seats[p.seat],
+            kind=p.kind,
+            points=p.points,
+            extra_calls=p.extra_calls,
+        )
+        for p in scored.penalties
+    ]
+    return scores, penalties
+
+
+def sync_rows(existing: dict, wanted: dict, fields: tuple[str, ...], by) -> None:
+    """Bring stored rows to the wanted ones, updating in place so each row's history
+    shows before -> after; rows no longer wanted are deleted."""
+    for key, row in existing.items():
+        if key not in wanted:
+            with_history_user(row, by).delete()
+    for key, new in wanted.items():
+        row = existing.get(key)
+        if row is None:
+            with_history_user(new, by).save()
+        elif any(getattr(row, f) != getattr(new, f) for f in fields):
+            for f in fields:
+                setattr(row, f, getattr(new, f))
+            with_history_user(row, by).save()
+
+
+def write_rows(
+    hand: Hand, scored: rules.ScoredHand, seats: dict[int, Seat], by: AbstractBaseUser | None
+) -> None:
+    scores, penalties = score_rows(hand, scored, seats)
+    sync_rows(
+        {s.seat.position: s for s in hand.scores.select_related("seat")},
+        {s.seat.position: s for s in scores},
+        SCORE_FIELDS,
+        by,
+    )
+    sync_rows(
+        {(p.seat.position, p.kind): p for p in hand.penalties.select_related("seat")},
+        {(p.seat.position, p.kind): p for p in penalties},
+        PENALTY_FIELDS,
+        by,
+    )
+
+
+@transaction.atomic
+def delete_hand(
+    *,
+    table: Table,
+    number: int,
+    by: AbstractBaseUser | None = None,
+    expected_version: int | None = None,
+) -> int:
+    """Delete hand `number` at `table` with all its attempts (history keeps them).
+    Returns how many attempts were removed; 0 when there was nothing to delete."""
+    table = lock_table_for_write(table)
+    attempts = attempts_of(table, number)
+    check_version(attempts, expected_version)
+    for hand in attempts:
+        for row in [*hand.scores.all(), *hand.penalties.all()]:
+            with_history_user(row, by).delete()
+        with_history_user(hand, by).delete()
+    if attempts:
+        queue_standings_refresh(table.round.event)
+    return len(attempts)

@@ -1,0 +1,151 @@
+"""The round lifecycle: start -> seated by a background job -> draft (the director may
+swap or move players, see `core.services.seating`) -> published (in play) -> closed.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from core.errors import InvalidInput, StateConflict
+from core.selectors.progress import round_progress
+from core.selectors.seating import contenders_for
+from core.services import background
+from core.services.seating import check_seed
+from core.services.standings import queue_standings_refresh
+from tournaments.models import MAX_SEATS, MIN_SEATS, Event, Round
+
+
+def choose_policy(event: Event, number: int, requested: str | None) -> str:
+    if event.format == Event.Format.KNOCKOUT and number > 1:
+        if requested not in (None, "knockout"):
+            raise InvalidInput(
+                "A knockout event seats the players who advanced; no other policy applies.",
+                field="policy",
+            )
+        return "knockout"
+    if requested is not None:
+        if requested not in Event.Seating.values:
+            valid = ", ".join(Event.Seating.values)
+            raise InvalidInput(f"{requested!r} is not a seating policy ({valid}).", field="policy")
+        return requested
+    if number == 1:
+        return "spread" if event.seating == Event.Seating.SPREAD else "random"
+    return event.seating
+
+
+def check_can_start(event: Event) -> int:
+    """Whether the next round may start; its number. Raises the reason it may not."""
+    if event.status == Event.Status.FINISHED:
+        raise StateConflict("The event is finished.", field="event")
+    last = event.rounds.order_by("-number").first()
+    if last is not None and last.status != Round.Status.CLOSED:
+        raise StateConflict(
+            f"Round {last.number} is {last.get_status_display().lower()}; "
+            "close it before starting the next.",
+            field="round",
+        )
+    number = 1 if last is None else last.number + 1
+    if number > event.rounds_planned:
+        raise StateConflict(
+            f"The event planned {event.rounds_planned} rounds; raise rounds_planned to add one.",
+            field="round",
+        )
+    return number
+
+
+@transaction.atomic
+def start_round(
+    *,
+    event: Event,
+    policy: str | None = None,
+    seed: int | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Round:
+    """Start the next round; a background job seats it (the round is 'seating' until then)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    number = check_can_start(event)
+    chosen = choose_policy(event, number, policy)
+    active = contenders_for(event, chosen)
+    if len(active) < MIN_SEATS:
+        who = "players advanced" if chosen == "knockout" else "players are active"
+        raise InvalidInput(
+            f"At least {MIN_SEATS} players are needed to seat a round; {len(active)} {who}.",
+            field="players",
+        )
+    round_ = Round.objects.create(
+        event=event,
+        number=number,
+        status=Round.Status.SEATING,
+        policy=chosen,
+        seed=check_seed(seed),
+    )
+    if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+        event.status = Event.Status.RUNNING
+        event.save(update_fields=["status", "updated_at"])
+    background.after_commit(background.SEATING, round_.pk)
+    return round_
+
+
+def check_table_sizes(round_: Round) -> None:
+    sizes = dict(round_.tables.annotate(n=Count("seats")).values_list("number", "n"))
+    if not sizes:
+        reason = round_.quality.get("error", "it has no tables")
+        raise StateConflict(f"Round {round_.number} cannot be published: {reason}", field="round")
+    wrong = [
+        f"table {t} has {n}" for t, n in sorted(sizes.items()) if not MIN_SEATS <= n <= MAX_SEATS
+    ]
+    if wrong:
+        raise StateConflict(
+            f"Every table needs {MIN_SEATS} to {MAX_SEATS} players: {', '.join(wrong)}.",
+            field="round",
+        )
+
+
+@transaction.atomic
+def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
+    """The draft seating becomes the official one; the round is in play."""
+    round_ = Round.objects.select_for_update().get(pk=round.pk)
+    if round_.status != Round.Status.DRAFT:
+        already = {
+            "published": "already published",
+            "closed": "closed",
+            "seating": "still being seated",
+        }
+        raise StateConflict(f"Round {round_.number} is {already[round_.status]}.", field="round")
+    check_table_sizes(round_)
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    queue_standings_refresh(round_.event)  # the new round's live standings and progress
+    return round_
+
+
+@transaction.atomic
+def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | None = None) -> Round:
+    """Close a round when every table has all its hands; `force` closes it anyway and is
+    recorded. The round's standings are then final."""
+    round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    if round_.status != Round.Status.PUBLISHED:
+        raise StateConflict(
+            f"Round {round_.number} is {round_.status}; only a round in play can be closed.",
+            field="round",
+        )
+    missing = round_progress(round_.event, round_.number, closed=False).missing()
+    if missing and not force:
+        raise StateConflict(
+            "Hands are missing: " + "; ".join(missing) + ". Enter them, or close with force.",
+            field="force",
+        )
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = timezone.now()
+    round_.forced_close = bool(missing)
+    round_.save(update_fields=["status", "closed_at", "forced_close"])
+    event = round_.event
+    if round_.number >= event.rounds_planned and event.status != Event.Status.FINISHED:
+        event.status = Event.Status.FINISHED
+        event.save(update_fields=["status", "updated_at"])
+    queue_standings_refresh(event)
+    return round_

@@ -1,0 +1,109 @@
+"""Standings: rebuilt from the scores by a background job after every change.
+
+One read query gathers each entry's set at each table (total, hands won, penalty
+points, hands played); the pure `game.ranking` orders them; the rows of the current
+round are replaced in one transaction and the event's standings version grows, which
+is what pages and caches key on. A closed round's rows are never rewritten by a later
+round: they stay readable as that round's final standings.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+
+from core.live import announce_version
+from core.selectors import standings as read
+from core.services import background
+from game import ranking
+from scoring.models import Standing
+from tournaments.models import Event, Round
+
+# Changes that arrive within this many seconds share one rebuild.
+COLLAPSE_SECONDS = 1.0
+
+
+def pending_key(event_id: int) -> str:
+    return f"standings-pending:{event_id}"
+
+
+def queue_standings_refresh(event: Event) -> None:
+    """After this transaction commits, have the standings rebuilt: once for any number
+    of changes that arrive while a rebuild is already waiting to run."""
+    event_id = event.pk
+
+    def queue() -> None:
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            background.send(background.STANDINGS, (event_id,))
+        elif cache.add(pending_key(event_id), 1, timeout=60):
+            background.send(background.STANDINGS, (event_id,), countdown=COLLAPSE_SECONDS)
+
+    transaction.on_commit(queue)
+
+
+@background.runs(background.STANDINGS)
+def refresh_standings_job(event_id: int) -> int | None:
+    """The background job: a rebuild is starting, so later changes queue another one."""
+    cache.delete(pending_key(event_id))
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:  # deleted meanwhile: nothing to rank
+        return None
+    return refresh_standings(event=event)
+
+
+@transaction.atomic
+def refresh_standings(*, event: Event, round_number: int | None = None) -> int:
+    """Rebuild the current round's standings (or those after round `round_number`, for
+    an event loaded in bulk); return the new standings version.
+
+    Takes the event's row lock, so two workers rebuilding at once run one after the
+    other, each from the scores as committed: the result is the same either way.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    round_ = read.current_round(event)
+    if round_number is not None:
+        round_ = event.rounds.filter(number=round_number).first()
+    if round_ is None:
+        return event.standings_version
+    closed = read.latest_closed(event, up_to=round_.number)
+    sets = read.set_records(event, up_to=round_.number)
+    if round_.status == Round.Status.PUBLISHED:
+        sets += read.unstarted_sets(round_, sets)
+    ranked = ranking.rank(
+        format=event.format,
+        sets=sets,
+        entries=read.entry_records(event),
+        table_points=event.table_points,
+        advance_per_table=event.advance_per_table,
+        tiebreaks=event.tiebreaks,
+        draw_seed=event.draw_seed,
+        rounds_closed=closed.number if closed else 0,
+    )
+    previous = read.ranks_after(event, round_.number - 1)
+    Standing.objects.filter(round=round_).delete()
+    Standing.objects.bulk_create(
+        [
+            Standing(
+                event=event,
+                round=round_,
+                entry_id=r.entry,
+                rank=r.rank,
+                points=r.points,
+                table_points=r.table_points,
+                sets_played=r.sets_played,
+                hands_won=r.hands_won,
+                penalty_points=r.penalty_points,
+                best_set=r.best_set,
+                status=r.status,
+                movement=previous[r.entry] - r.rank if r.entry in previous else None,
+                tiebreaks=list(r.tiebreaks),
+            )
+            for r in ranked
+        ],
+        batch_size=2000,
+    )
+    Event.objects.filter(pk=event.pk).update(standings_version=F("standings_version") + 1)
+    announce_version(event, event.standings_version + 1)  # live pages see it once committed
+    return event.standings_version + 1

@@ -1,0 +1,22 @@
+"""Celery tasks: thin callers of services, safe to run twice. Each runs under the name
+a service queues it by (`core.services.background`)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from core.services import background
+from core.services.seating import seat_round_job
+from core.services.standings import refresh_standings_job
+
+RELIABLE = {"acks_late": True, "reject_on_worker_lost": True}
+
+
+@shared_task(name=background.STANDINGS, max_retries=5, default_retry_delay=2, **RELIABLE)
+def refresh_standings(event_id: int) -> int | None:
+    return refresh_standings_job(event_id)
+
+
+@shared_task(name=background.SEATING, max_retries=5, default_retry_delay=2, **RELIABLE)
+def seat_round(round_id: int) -> str | None:
+    return seat_round_job(round_id)

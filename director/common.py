@@ -1,0 +1,84 @@
+"""What the director's pages share: finding the event, round or table the user directs
+(anyone else gets a 404, exactly as if it did not exist, so a private event never
+leaks), and running one service call as a page action."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from core import selectors, services
+from core.errors import ServiceError
+from tournaments.models import Event, Round, Table
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def director_event(request: HttpRequest, slug: str) -> Event:
+    return selectors.directed_event(request.user, slug)
+
+
+def director_round(request: HttpRequest, slug: str, number: int) -> Round:
+    return selectors.round_of(director_event(request, slug), number)
+
+
+def director_table(request: HttpRequest, slug: str, number: int, table: int) -> Table:
+    """A table of an event this user directs (with its round and event loaded)."""
+    return selectors.table_of(director_event(request, slug), number, table)
+
+
+def refusal(check: Callable[[], Any]) -> str:
+    """Why a service would refuse (its first message), or "" when it would not."""
+    try:
+        check()
+    except ServiceError as error:
+        return next(msg for msgs in error.errors.values() for msg in msgs)
+    return ""
+
+
+def read_only_reason(table: Table) -> str:
+    """Why this table's hands cannot change now, in the service's words ("": they can)."""
+    return refusal(lambda: services.check_table_open(table))
+
+
+def dashboard_url(event: Event, number: int | None = None) -> str:
+    if number is None:
+        return reverse("director:event", args=[event.slug])
+    return reverse("director:round", args=[event.slug, number])
+
+
+def back_to(request: HttpRequest, default: str) -> HttpResponse:
+    """Where the action came from (the sheet, for lock and unlock), else the dashboard."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect(default)
+
+
+def act(request: HttpRequest, done: str, action: Callable[[], Any], default: str) -> HttpResponse:
+    """Run one service call; its refusal becomes the message the director reads."""
+    try:
+        action()
+    except ServiceError as error:
+        for text in (msg for msgs in error.errors.values() for msg in msgs):
+            messages.error(request, text)
+    else:
+        messages.success(request, done)
+    return back_to(request, default)
+
+
+def invalid_form(request: HttpRequest, form, default: str) -> HttpResponse:
+    for errors in form.errors.values():
+        for text in errors:
+            messages.error(request, text)
+    return back_to(request, default)

@@ -1,0 +1,157 @@
+"""The director's event dashboard: the events they direct, an event's rounds, the chosen
+round table by table (players, hands entered, what is missing, locks) and the seating
+review with its quality report. Actions are in `director.rounds`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from core import selectors, services
+from core.selectors import TableProgress
+from director.common import director_event, director_round, refusal
+from director.forms import StartRoundForm, TableJumpForm
+from tournaments.models import Event, Round, Table
+
+
+@dataclass
+class TableRow(TableProgress):
+    """A table on the dashboard: its progress, its players, its sheet's address."""
+
+    players: list[str] = field(default_factory=list)
+    url: str = ""
+
+
+def quality_report(round_: Round, names: dict[int, str]) -> dict[str, Any]:
+    """The seating's quality in words; `repeat_pairs` holds entry ids (the seating's)."""
+    quality = dict(round_.quality or {})
+    pairs = [
+        " and ".join(names.get(pid, f"#{pid}") for pid in pair)
+        for pair in quality.get("repeat_pairs") or []
+    ]
+    spread = quality.get("rank_spread")
+    return {
+        "error": quality.get("error"),
+        "repeat_meetings": quality.get("repeat_meetings"),
+        "lower_bound": quality.get("lower_bound"),
+        "pairs": pairs,
+        "widest_spread": max(spread) if spread else None,
+        "known": bool(quality),
+    }
+
+
+@dataclass
+class Dashboard:
+    event: Event
+    rounds: list[Round]
+    current: Round | None
+    tables: list[TableRow]
+    quality: dict[str, Any]
+    hands_needed: int
+    # The tables whose players may still be swapped or moved (the service's rule).
+    movable: list[Table]
+    # Why the next round cannot start now, in the service's words ("": it can).
+    why_not_start: str
+
+    @property
+    def can_start(self) -> bool:
+        return not self.why_not_start
+
+    @property
+    def next_number(self) -> int:
+        return len(self.rounds) + 1
+
+    @property
+    def complete_tables(self) -> int:
+        return sum(1 for t in self.tables if t.complete)
+
+    @property
+    def locked_tables(self) -> int:
+        return sum(1 for t in self.tables if t.locked)
+
+    @property
+    def seating_adjustable(self) -> bool:
+        return self.current is not None and self.current.status in (
+            Round.Status.DRAFT,
+            Round.Status.PUBLISHED,
+        )
+
+
+def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
+    """The rounds, and the chosen round (the latest by default) table by table: 6 queries."""
+    rounds = list(selectors.rounds_of(event))
+    current = rounds[-1] if rounds else None
+    if number is not None:
+        current = next((r for r in rounds if r.number == number), None)
+        if current is None:
+            raise Http404("No such round.")
+    tables: list[TableRow] = []
+    names: dict[int, str] = {}
+    movable: list[Table] = []
+    if current is not None:
+        seated = selectors.round_with_seating(event, current.number)
+        progress = {t.number: t for t in selectors.tables_progress(event, current.number)}
+        base = reverse("director:round", args=[event.slug, current.number])
+        for table in seated.tables.all():
+            seats = list(table.seats.all())
+            names.update({seat.entry_id: seat.entry.player.name for seat in seats})
+            state = progress[table.number]
+            tables.append(
+                TableRow(
+                    **asdict(state),
+                    players=[seat.entry.player.name for seat in seats],
+                    url=f"{base}tables/{table.number}/",
+                )
+            )
+            touched = bool(state.entered or state.redeals)
+            if services.seating_adjustable(current, hands_recorded=touched):
+                movable.append(table)
+    return Dashboard(
+        event=event,
+        rounds=rounds,
+        current=current,
+        tables=tables,
+        quality=quality_report(current, names) if current is not None else {},
+        hands_needed=event.rules.hand_count,
+        movable=movable,
+        why_not_start=refusal(lambda: services.check_can_start(event)),
+    )
+
+
+# --- Pages ----------------------------------------------------------------------------
+
+
+@login_required
+def event_list(request: HttpRequest) -> HttpResponse:
+    events = selectors.directed_events(request.user).order_by("-starts_on", "name")
+    return render(request, "director/event_list.html", {"events": events})
+
+
+@login_required
+def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) -> HttpResponse:
+    event = director_event(request, slug)
+    dashboard = build_dashboard(event, number)
+    context = {
+        "event": event,
+        "dash": dashboard,
+        "start_form": StartRoundForm(event=event),
+        "jump_form": TableJumpForm(),
+    }
+    return render(request, "director/dashboard.html", context)
+
+
+@login_required
+def table_jump(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """'Go to table N': the quickest way from a paper sheet to its page."""
+    round_ = director_round(request, slug, number)
+    form = TableJumpForm(request.GET)
+    if form.is_valid() and round_.tables.filter(number=form.cleaned_data["table"]).exists():
+        return redirect("director:sheet", slug, number, form.cleaned_data["table"])
+    messages.error(request, f"Round {number} has no such table.")
+    return redirect("director:round", slug, number)

@@ -1,0 +1,59 @@
+"""The dashboard's small forms: they only turn what was posted into the services'
+arguments (an entry of this event, a whole number); the services judge the rest."""
+
+from __future__ import annotations
+
+from django import forms
+
+from core.services import MAX_SEED
+from tournaments.models import Entry, Event, SeatingPolicy
+
+
+class EntryChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Entry) -> str:
+        return obj.player.name
+
+
+def entries_field(event: Event, label: str) -> EntryChoiceField:
+    return EntryChoiceField(
+        queryset=Entry.objects.filter(event=event).select_related("player"),
+        label=label,
+        error_messages={"invalid_choice": "Choose a player of this event."},
+    )
+
+
+class SeedForm(forms.Form):
+    seed = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED - 1,
+        help_text="Leave empty for a fresh random draw.",
+    )
+
+
+class StartRoundForm(SeedForm):
+    policy = forms.ChoiceField(required=False, label="Seating")
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        default = "the event's setting" if event.rounds.exists() else "random draw for round 1"
+        self.fields["policy"].choices = [("", f"Default ({default})"), *SeatingPolicy.choices]
+
+
+class SwapForm(forms.Form):
+    def __init__(self, *args, event: Event, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["first"] = entries_field(event, "Swap")
+        self.fields["second"] = entries_field(event, "with")
+
+
+class MoveForm(forms.Form):
+    table = forms.IntegerField(min_value=1, max_value=9999, label="to table")
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = entries_field(event, "Move")
+
+
+class TableJumpForm(forms.Form):
+    table = forms.IntegerField(min_value=1, max_value=9999, label="Table")

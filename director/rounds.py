@@ -1,0 +1,166 @@
+"""The director's actions on rounds and tables: start, publish, close (or force-close),
+seat again, swap, move, lock and unlock. Each is a POST that calls one service and
+comes back with the service's answer as a message."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_POST
+
+from core import services
+from director.common import (
+    act,
+    dashboard_url,
+    director_event,
+    director_round,
+    director_table,
+    invalid_form,
+)
+from director.forms import MoveForm, SeedForm, StartRoundForm, SwapForm
+from tournaments.models import Round
+
+
+@login_required
+@require_POST
+def start_round(request: HttpRequest, slug: str) -> HttpResponse:
+    event = director_event(request, slug)
+    form = StartRoundForm(request.POST, event=event)
+    url = dashboard_url(event)
+    if not form.is_valid():
+        return invalid_form(request, form, url)
+    return act(
+        request,
+        "The next round is started; its seating is ready below as a draft.",
+        lambda: services.start_round(
+            event=event,
+            policy=form.cleaned_data["policy"] or None,
+            seed=form.cleaned_data["seed"],
+            by=request.user,
+        ),
+        url,
+    )
+
+
+def round_action(
+    request: HttpRequest, slug: str, number: int, done: str, call: Callable[[Round], Any]
+) -> HttpResponse:
+    round_ = director_round(request, slug, number)
+    return act(request, done, lambda: call(round_), dashboard_url(round_.event))
+
+
+@login_required
+@require_POST
+def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return round_action(
+        request,
+        slug,
+        number,
+        f"Round {number} is published: it is in play.",
+        lambda r: services.publish_round(round=r, by=request.user),
+    )
+
+
+@login_required
+@require_POST
+def close_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return round_action(
+        request,
+        slug,
+        number,
+        f"Round {number} is closed.",
+        lambda r: services.close_round(round=r, force=False, by=request.user),
+    )
+
+
+@login_required
+@require_POST
+def force_close_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return round_action(
+        request,
+        slug,
+        number,
+        f"Round {number} is closed with hands missing (recorded as forced).",
+        lambda r: services.close_round(round=r, force=True, by=request.user),
+    )
+
+
+@login_required
+@require_POST
+def reseat_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = director_round(request, slug, number)
+    form = SeedForm(request.POST)
+    url = dashboard_url(round_.event)
+    if not form.is_valid():
+        return invalid_form(request, form, url)
+    return act(
+        request,
+        f"Round {number} is seated again.",
+        lambda: services.reseat_round(
+            round=round_, seed=form.cleaned_data["seed"], by=request.user
+        ),
+        url,
+    )
+
+
+@login_required
+@require_POST
+def swap_players(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = director_round(request, slug, number)
+    form = SwapForm(request.POST, event=round_.event)
+    url = dashboard_url(round_.event)
+    if not form.is_valid():
+        return invalid_form(request, form, url)
+    first, second = form.cleaned_data["first"], form.cleaned_data["second"]
+    return act(
+        request,
+        f"{first.player.name} and {second.player.name} have swapped places.",
+        lambda: services.swap_players(round=round_, first=first, second=second, by=request.user),
+        url,
+    )
+
+
+@login_required
+@require_POST
+def move_player(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    round_ = director_round(request, slug, number)
+    form = MoveForm(request.POST, event=round_.event)
+    url = dashboard_url(round_.event)
+    if not form.is_valid():
+        return invalid_form(request, form, url)
+    entry, table_number = form.cleaned_data["player"], form.cleaned_data["table"]
+    return act(
+        request,
+        f"{entry.player.name} moved to table {table_number}.",
+        lambda: services.move_player(
+            round=round_, entry=entry, table_number=table_number, by=request.user
+        ),
+        url,
+    )
+
+
+@login_required
+@require_POST
+def lock_table(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    found = director_table(request, slug, number, table)
+    return act(
+        request,
+        f"Table {table} is locked.",
+        lambda: services.lock_table(table=found, by=request.user),
+        dashboard_url(found.round.event),
+    )
+
+
+@login_required
+@require_POST
+def unlock_table(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    found = director_table(request, slug, number, table)
+    return act(
+        request,
+        f"Table {table} is unlocked: its hands can be corrected.",
+        lambda: services.unlock_table(table=found, by=request.user),
+        dashboard_url(found.round.event),
+    )

@@ -1,0 +1,33 @@
+"""The director's event-day pages (login required), under /director/."""
+
+from __future__ import annotations
+
+from django.urls import path
+
+from director import dashboard, rounds, sheet
+
+app_name = "director"
+
+ROUND = "<slug:slug>/rounds/<int:number>/"
+TABLE = ROUND + "tables/<int:table>/"
+HAND = TABLE + "hands/<int:hand>/"
+
+urlpatterns = [
+    path("", dashboard.event_list, name="events"),
+    path("<slug:slug>/", dashboard.event_dashboard, name="event"),
+    path("<slug:slug>/rounds/start/", rounds.start_round, name="round-start"),
+    path(ROUND, dashboard.event_dashboard, name="round"),
+    path(ROUND + "publish/", rounds.publish_round, name="round-publish"),
+    path(ROUND + "close/", rounds.close_round, name="round-close"),
+    path(ROUND + "force-close/", rounds.force_close_round, name="round-force-close"),
+    path(ROUND + "reseat/", rounds.reseat_round, name="round-reseat"),
+    path(ROUND + "swap/", rounds.swap_players, name="round-swap"),
+    path(ROUND + "move/", rounds.move_player, name="round-move"),
+    path(ROUND + "go/", dashboard.table_jump, name="table-jump"),
+    path(TABLE, sheet.table_sheet, name="sheet"),
+    path(TABLE + "lock/", rounds.lock_table, name="table-lock"),
+    path(TABLE + "unlock/", rounds.unlock_table, name="table-unlock"),
+    path(HAND, sheet.hand_row_view, name="hand"),
+    path(HAND + "history/", sheet.hand_history, name="hand-history"),
+    path(HAND + "delete/", sheet.delete_hand, name="hand-delete"),
+]

@@ -1,0 +1,498 @@
+"""Standings: an event's entries ranked from their set results, in the event's format.
+
+Plain data in, plain data out, no Django: the standings service loads one SetRecord
+per entry per round it has played (complete, or while the round is in play, as far
+as it got) and stores what `rank` returns. The rules decided here:
+
+- Everyone is ranked 1..n, never sharing a rank: the format's own criterion comes
+  first, then the event's tiebreak chain, and the chain always ends in a seeded draw
+  (then the entry id, should two draws ever collide).
+- total: more sets played first, then the lowest total. Missing a round (a late
+  arrival, a withdrawal) can never help: fewer penalty points from fewer sets would
+  otherwise beat everyone who played. An entry with no set yet therefore comes last.
+- table-points: most placement points, then more sets played, then the lowest total.
+- knockout: see `rank`.
+- Withdrawn entries keep their results and are ranked by the same rules as everyone
+  else; only their status says "withdrawn".
+- Incomplete sets count as they stand (live standings). A consequence while a round
+  is in play: an entry whose table has no hand recorded yet has one set fewer, so it
+  sits below those whose tables have started until its first hand is entered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from numbers import Real
+
+from game.rules import set_result
+
+FORMATS: tuple[str, ...] = ("total", "table-points", "knockout")
+TIEBREAKS: tuple[str, ...] = (
+    "points",
+    "table_points",
+    "hands_won",
+    "penalty_points",
+    "best_set",
+    "draw",
+)
+# Fewer total points, more hands won (went out), fewer director-penalty points, lower
+# best set, then the seeded draw.
+DEFAULT_TIEBREAKS: tuple[str, ...] = ("points", "hands_won", "penalty_points", "best_set", "draw")
+DEFAULT_TABLE_POINTS: tuple[int, ...] = (4, 2, 1, 0)
+STATUSES: tuple[str, ...] = ("active", "eliminated", "withdrawn")
+
+
+@dataclass(frozen=True)
+class SetRecord:
+    """One entry's result at one table in one round (a "set")."""
+
+    entry: int
+    round: int
+    table: int  # table number within the round
+    total: int  # set total so far: hand scores, director penalties included
+    hands_won: int  # hands this entry went out in
+    penalty_points: int  # director penalties in this set (over-call, false laydown, challenge)
+    complete: bool = True  # every hand of the set entered
+
+
+@dataclass(frozen=True)
+class EntryRecord:
+    entry: int
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class Ranked:
+    entry: int
+    rank: int  # 1..n, never shared
+    points: int  # total of set totals
+    table_points: float  # placement points summed over sets; 0 when not computed (see rank)
+    sets_played: int
+    hands_won: int
+    penalty_points: int
+    best_set: int | None  # lowest complete set total; None without a complete set
+    status: str  # one of STATUSES
+    eliminated_in: int | None  # knockout: the round the entry went out in
+    # The sort key as (name, value) pairs, in the order applied: JSON-friendly, for
+    # display and for a director asking "why is she above me?".
+    tiebreaks: tuple[tuple[str, int | float | str | bool | None], ...]
+
+
+# --- Tiebreaks and the draw ------------------------------------------------------------
+
+
+def check_tiebreaks(tiebreaks: Sequence[str]) -> tuple[str, ...]:
+    """The tiebreak chain as applied: every name known and used once, "draw" last.
+
+    "draw" is appended when missing; a name after "draw" or a repeated name could
+    never decide anything, so it is reported as the mistake it surely is.
+    """
+    if isinstance(tiebreaks, str) or not isinstance(tiebreaks, Iterable):
+        raise ValueError(f"tiebreaks must be a list of names, not {tiebreaks!r}")
+    names = tuple(tiebreaks)
+    unknown = [name for name in names if name not in TIEBREAKS]
+    if unknown:
+        shown = ", ".join(repr(name) for name in unknown)
+        raise ValueError(f"unknown tiebreaks {shown}; known: {', '.join(TIEBREAKS)}")
+    repeated = sorted({name for name in names if names.count(name) > 1}, key=names.index)
+    if repeated:
+        raise ValueError(f"tiebreaks named more than once: {', '.join(repeated)}")
+    if "draw" in names and names[-1] != "draw":
+        raise ValueError("'draw' settles every tie left, so it must be the last tiebreak")
+    return names if names[-1:] == ("draw",) else (*names, "draw")
+
+
+def draw_key(entry: int, draw_seed: int = 0) -> str:
+    """The entry's ticket in the seeded draw: lower draws first.
+
+    A hash of (seed, entry id), so the same seed always gives the same order, on any
+    machine and whatever order the rows came in (never Python's salted hash()).
+    """
+    return hashlib.sha256(f"{draw_seed}:{entry}".encode()).hexdigest()[:16]
+
+
+# --- Places and placement points at one table ----------------------------------------
+
+
+def table_places(sets_at_one_table: Iterable[SetRecord]) -> dict[int, int]:
+    """entry -> place at one table: lowest total first, ties share ("1224")."""
+    sets = list(sets_at_one_table)
+    if len({(s.round, s.table) for s in sets}) > 1:
+        raise ValueError("table_places takes the sets of one table in one round")
+    if len({s.entry for s in sets}) != len(sets):
+        raise ValueError("an entry has more than one set at this table")
+    return _places(sets)
+
+
+def _places(sets: Iterable[SetRecord]) -> dict[int, int]:
+    result = set_result({s.entry: s.total for s in sets})
+    return {entry: place for place, tied in result.places for entry in tied}
+
+
+def scale_for(
+    table_size: int, table_points: Sequence[float] = DEFAULT_TABLE_POINTS
+) -> tuple[float, ...]:
+    """Placement points for each place at a table of `table_size`, best first.
+
+    The event's scale has one value per place at a table of its own length (four for
+    the default [4, 2, 1, 0]). For another size n, each place stands for an equal 1/n
+    slice of the finishing order and gets the scale's average over that same slice,
+    reading the scale as m equal slices of 1/m:
+
+        place i of n gets  n * (sum over j of overlap(slice i of n, slice j of m) * scale[j])
+
+    So a table's points add up to n/m times the scale's sum: a seat is worth the same
+    on average whatever the table's size, and nobody gains from being seated at a three
+    or a five. With [4, 2, 1, 0]: a three gets [3.5, 1.5, 0.25] (winning a three beats
+    two players, not three), a five [4, 2.5, 1.5, 0.75, 0], a six [4, 3, 2, 1, 0.5, 0];
+    a four keeps the scale as it is. An integer scale of four gives quarters at most.
+    """
+    scale = _check_scale(table_points)
+    return tuple(float(value) for value in _resampled(_check_size(table_size), scale))
+
+
+def placement_points(
+    places: Mapping[int, int], table_points: Sequence[float] = DEFAULT_TABLE_POINTS
+) -> dict[int, float]:
+    """entry -> placement points at one table, from `table_places`.
+
+    The table's size is the number of entries placed; its scale is `scale_for` that
+    size. Entries tied for a place share equally the points of the places they cover:
+    two tied for 2nd at a four with [4, 2, 1, 0] cover 2nd and 3rd, so get 1.5 each.
+    """
+    scale = _check_scale(table_points)
+    size = _check_size(len(places))
+    tied = defaultdict(int)
+    for place in places.values():
+        tied[place] += 1
+    for place, count in tied.items():
+        if place < 1 or place + count - 1 > size:
+            raise ValueError(f"{count} entries at place {place} do not fit a table of {size}")
+    return {e: float(_share(size, place, tied[place], scale)) for e, place in places.items()}
+
+
+def _check_scale(table_points: Sequence[float]) -> tuple[Fraction, ...]:
+    if isinstance(table_points, str) or not isinstance(table_points, Iterable):
+        raise ValueError(f"table_points must be a list of numbers, not {table_points!r}")
+    values = tuple(table_points)
+    if not values or not all(
+        isinstance(v, Real) and not isinstance(v, bool) and math.isfinite(v) for v in values
+    ):
+        raise ValueError(f"table_points must be a list of numbers, not {list(values)!r}")
+    if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
+        # Best place first: a rising scale would rank the table upside down.
+        raise ValueError(f"table_points must not rise from one place to the next: {values}")
+    # Exact fractions, so equal sums compare equal whatever order they were added in.
+    return tuple(Fraction(v) for v in values)
+
+
+def _check_size(table_size: int) -> int:
+    if isinstance(table_size, bool) or not isinstance(table_size, int) or table_size < 1:
+        raise ValueError(f"a table has at least one player, not {table_size!r}")
+    return table_size
+
+
+@lru_cache(maxsize=256)
+def _resampled(size: int, scale: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    m = len(scale)
+    # In units of 1/(size*m): place i spans [i*m, (i+1)*m), scale slice j [j*size, (j+1)*size).
+    places = []
+    for i in range(size):
+        weighted = Fraction(0)
+        for j, value in enumerate(scale):
+            overlap = min((i + 1) * m, (j + 1) * size) - max(i * m, j * size)
+            if overlap > 0:
+                weighted += overlap * value
+        places.append(weighted / m)
+    return tuple(places)
+
+
+@lru_cache(maxsize=1024)
+def _share(size: int, place: int, tied: int, scale: tuple[Fraction, ...]) -> Fraction:
+    covered = _resampled(size, scale)[place - 1 : place - 1 + tied]
+    return sum(covered, Fraction(0)) / tied
+
+
+# --- Ranking ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    """One entry's results over the event, added up while the sets are read."""
+
+    entry: int
+    withdrawn: bool
+    draw: str
+    points: int = 0
+    table_points: Fraction = Fraction(0)
+    table_points_over: int = 0  # the same over this ranking's common denominator: sorts fast
+    sets_played: int = 0
+    hands_won: int = 0
+    penalty_points: int = 0
+    best_set: int | None = None
+
+
+@dataclass(frozen=True)
+class _Fate:
+    """Where an entry stands in a knockout: still in, or out in a round."""
+
+    eliminated_in: int | None
+    round: int | None  # the elimination round, or (still in) the latest round played
+    place: int | None  # still in: its place at its table in that round
+    total: int | None  # its set total in that round (None: it did not play it)
+
+
+Key = list[tuple[str, object, object]]  # (name, sort value, value shown)
+
+
+def rank(
+    *,
+    format: str,
+    sets: Iterable[SetRecord],
+    entries: Iterable[EntryRecord],
+    table_points: Sequence[float] = DEFAULT_TABLE_POINTS,
+    advance_per_table: int = 1,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    draw_seed: int = 0,
+    rounds_closed: int | None = None,
+) -> list[Ranked]:
+    """Every entry ranked 1..n, best first, whatever order the records come in.
+
+    The format's criterion comes first, then the tiebreak chain (a name the format
+    already applied is skipped), then the seeded draw:
+    - total: more sets played, fewer points, chain.
+    - table-points: more placement points (`placement_points` at each table, live
+      places for a set in play), more sets played, fewer points, chain.
+    - knockout: in each decided round, the best `advance_per_table` at each table go
+      through; a tie at the cut goes to the lower set total, then the chain's
+      set-level keys in the chain's order (more hands won, fewer penalty points in
+      that set), then the draw. The others go out in that round. Ranked: those still
+      in first, by the latest round they played (later first), their place at their
+      table in it, their set total in it, then the chain; then those out, by the
+      round they went out in (later first), their set total in it, then the chain.
+      A round is decided when its number is at most `rounds_closed`; a round in play
+      eliminates nobody yet, its places only order those still in. With
+      `rounds_closed=None` every round with sets counts as decided.
+      An entry still in that has no set in a decided round others played: if it is
+      withdrawn, it goes out in that round (after all who played it); otherwise it
+      stays in (a bye), ranked by the latest round it did play. Sets of an entry
+      already out do not count at later tables' cuts (they still add to its totals).
+
+    `table_points` (the scale for tables of its length, see `scale_for`) are computed
+    for table-points, or when the chain names "table_points"; otherwise reported as 0.
+    `rounds_closed` matters to knockout only. Withdrawn entries are ranked by the
+    same rules as everyone; their status is "withdrawn".
+    """
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; known: {', '.join(FORMATS)}")
+    if isinstance(advance_per_table, bool) or not isinstance(advance_per_table, int):
+        raise ValueError(f"advance_per_table must be a whole number, not {advance_per_table!r}")
+    if advance_per_table < 1:
+        raise ValueError(f"advance_per_table must be at least 1, not {advance_per_table}")
+    if rounds_closed is not None and (not isinstance(rounds_closed, int) or rounds_closed < 0):
+        raise ValueError(f"rounds_closed must be a round number or None, not {rounds_closed!r}")
+    chain = check_tiebreaks(tiebreaks)
+    scale = _check_scale(table_points)
+
+    tallies = _tallies(entries, draw_seed)
+    tables = _tables(sets, tallies)
+    if format == "table-points" or "table_points" in chain:
+        _add_table_points(tables, tallies, scale)
+
+    if format == "knockout":
+        fates = _knockout(tables, tallies, chain, advance_per_table, rounds_closed)
+    else:
+        fates = {}
+    keyed = []
+    for tally in tallies.values():
+        fate = fates.get(tally.entry)
+        key = _format_key(format, tally, fate)
+        applied = {name for name, _, _ in key}
+        key += [_chain_item(tally, name) for name in chain if name not in applied]
+        keyed.append((tuple(sort for _, sort, _ in key), tally.entry, tally, fate, key))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+
+    ranked = []
+    for position, (_, _, tally, fate, key) in enumerate(keyed, 1):
+        eliminated_in = fate.eliminated_in if fate else None
+        if tally.withdrawn:
+            status = "withdrawn"
+        else:
+            status = "active" if eliminated_in is None else "eliminated"
+        ranked.append(
+            Ranked(
+                entry=tally.entry,
+                rank=position,
+                points=tally.points,
+                table_points=float(tally.table_points),
+                sets_played=tally.sets_played,
+                hands_won=tally.hands_won,
+                penalty_points=tally.penalty_points,
+                best_set=tally.best_set,
+                status=status,
+                eliminated_in=eliminated_in,
+                tiebreaks=tuple((name, shown) for name, _, shown in key),
+            )
+        )
+    return ranked
+
+
+def _tallies(entries: Iterable[EntryRecord], draw_seed: int) -> dict[int, _Tally]:
+    tallies: dict[int, _Tally] = {}
+    for record in entries:
+        if not isinstance(record, EntryRecord):
+            raise TypeError(f"entries must be EntryRecords, not {type(record).__name__}")
+        if record.entry in tallies:
+            raise ValueError(f"entry {record.entry} is listed more than once")
+        draw = draw_key(record.entry, draw_seed)
+        tallies[record.entry] = _Tally(record.entry, record.withdrawn, draw)
+    return tallies
+
+
+def _tables(
+    sets: Iterable[SetRecord], tallies: Mapping[int, _Tally]
+) -> dict[tuple[int, int], list[SetRecord]]:
+    """The sets by (round, table), each entry's totals added up on the way."""
+    tables: dict[tuple[int, int], list[SetRecord]] = defaultdict(list)
+    seen: set[tuple[int, int]] = set()
+    for record in sets:
+        if not isinstance(record, SetRecord):
+            raise TypeError(f"sets must be SetRecords, not {type(record).__name__}")
+        tally = tallies.get(record.entry)
+        if tally is None:
+            where = f"round {record.round}, table {record.table}"
+            raise ValueError(f"a set ({where}) is for entry {record.entry}, not in the entries")
+        if (record.entry, record.round) in seen:
+            # One seat per round: a second set is a double count, not a result.
+            raise ValueError(f"entry {record.entry} has more than one set in round {record.round}")
+        seen.add((record.entry, record.round))
+        tables[record.round, record.table].append(record)
+        tally.points += record.total
+        tally.sets_played += 1
+        tally.hands_won += record.hands_won
+        tally.penalty_points += record.penalty_points
+        if record.complete and (tally.best_set is None or record.total < tally.best_set):
+            tally.best_set = record.total
+    return tables
+
+
+def _add_table_points(
+    tables: Mapping[tuple[int, int], list[SetRecord]],
+    tallies: Mapping[int, _Tally],
+    scale: tuple[Fraction, ...],
+) -> None:
+    # Each share is named by (table size, place, entries tied): a few distinct ones,
+    # turned into integers over one common denominator and added as such. Exact, and
+    # far quicker than adding (or hashing) thousands of Fractions.
+    earned: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    named: set[tuple[int, int, int]] = set()
+    for sets in tables.values():
+        size = len(sets)
+        for place, tied in set_result({s.entry: s.total for s in sets}).places:
+            share = (size, place, len(tied))
+            named.add(share)
+            for entry in tied:
+                earned[entry].append(share)
+    shares = {share: _share(*share, scale) for share in named}
+    denominator = math.lcm(*{value.denominator for value in shares.values()})
+    whole = {share: int(value * denominator) for share, value in shares.items()}
+    for entry, entry_shares in earned.items():
+        tally = tallies[entry]
+        tally.table_points_over = sum(whole[share] for share in entry_shares)
+        tally.table_points = Fraction(tally.table_points_over, denominator)
+
+
+def _knockout(
+    tables: Mapping[tuple[int, int], list[SetRecord]],
+    tallies: Mapping[int, _Tally],
+    chain: tuple[str, ...],
+    advance: int,
+    rounds_closed: int | None,
+) -> dict[int, _Fate]:
+    by_round: dict[int, list[list[SetRecord]]] = defaultdict(list)
+    for (round_number, _), sets in tables.items():
+        by_round[round_number].append(sets)
+    out: dict[int, tuple[int, int | None]] = {}  # entry -> (round it went out in, its total)
+    latest: dict[int, tuple[int, int, int]] = {}  # entry still in -> (round, place, total)
+    withdrawn = [t.entry for t in tallies.values() if t.withdrawn]
+
+    def cut_key(s: SetRecord) -> tuple:
+        # At one table the points, the best set and the table points all follow the set
+        # total, so only the chain's other keys can split a tie at the cut.
+        key: list[object] = [s.total]
+        for name in chain:
+            if name == "hands_won":
+                key.append(-s.hands_won)
+            elif name == "penalty_points":
+                key.append(s.penalty_points)
+            elif name == "draw":
+                key.append(tallies[s.entry].draw)
+        return (*key, s.entry)
+
+    for round_number in sorted(by_round):
+        decided = rounds_closed is None or round_number <= rounds_closed
+        played: set[int] = set()
+        for sets in by_round[round_number]:
+            played.update(s.entry for s in sets)
+            contenders = [s for s in sets if s.entry not in out]
+            places = _places(contenders)
+            for s in contenders:
+                latest[s.entry] = (round_number, places[s.entry], s.total)
+            if decided:
+                for s in sorted(contenders, key=cut_key)[advance:]:
+                    out[s.entry] = (round_number, s.total)
+        if decided:
+            for entry in withdrawn:
+                if entry not in out and entry not in played:
+                    out[entry] = (round_number, None)
+
+    fates = {}
+    for entry in tallies:
+        if entry in out:
+            round_number, total = out[entry]
+            fates[entry] = _Fate(round_number, round_number, None, total)
+        elif entry in latest:
+            fates[entry] = _Fate(None, *latest[entry])
+        else:
+            fates[entry] = _Fate(None, None, None, None)
+    return fates
+
+
+def _format_key(format: str, tally: _Tally, fate: _Fate | None) -> Key:
+    played = ("sets_played", -tally.sets_played, tally.sets_played)
+    if format == "total":
+        return [played, _chain_item(tally, "points")]
+    if format == "table-points":
+        return [_chain_item(tally, "table_points"), played, _chain_item(tally, "points")]
+    assert fate is not None
+    last = math.inf  # no place or total: after everyone who has one
+    still_in = fate.eliminated_in is None
+    return [
+        ("still_in", not still_in, still_in),
+        ("round", -(fate.round or 0), fate.round),
+        ("place", (fate.place or last) if still_in else 0, fate.place),
+        ("set_total", last if fate.total is None else fate.total, fate.total),
+    ]
+
+
+def _chain_item(tally: _Tally, name: str) -> tuple[str, object, object]:
+    if name == "points":
+        return name, tally.points, tally.points
+    if name == "table_points":
+        return name, -tally.table_points_over, float(tally.table_points)
+    if name == "hands_won":
+        return name, -tally.hands_won, tally.hands_won
+    if name == "penalty_points":
+        return name, tally.penalty_points, tally.penalty_points
+    if name == "best_set":
+        best = tally.best_set
+        return name, (best is None, best or 0), best
+    if name == "draw":
+        return name, tally.draw, tally.draw
+    raise ValueError(f"unknown tiebreak {name!r}")

@@ -1,0 +1,534 @@
+"""Seating a round: who sits at which table, in which seat, and who deals first.
+
+Plain Python on plain data (DESIGN.md: the pure modules): `seat()` takes the active
+contenders, how often each pair has already shared a table, a policy and a seed, and
+returns the tables with a report on their quality; `assess()` recomputes that report
+after a director moves players by hand. The same request and seed always give the
+same seating: every random choice comes from `random.Random(seed)` and nothing
+depends on the order of a dict or set.
+
+What each policy puts first, and what comes after it (API.md "Rounds and seating"):
+
+- every policy first follows its own ordering goal (none for random and mixer), then
+  keeps repeat meetings as few as it can, then balances who deals first and the seat
+  positions each player has had;
+- `random`: a seeded shuffle, repaired by tabu search over swaps between tables;
+- `spread`: seeds (or ratings) snaked across tables so the strongest are apart; repairs
+  only swap players of the same strength band, so the snake's shape survives;
+- `swiss`: neighbours in the standings sit together; a repair moves a player at most
+  SWISS_REACH (two) tables up or down, and as few places as it can;
+- `mixer`: the fewest repeats, standings ignored: a longer tabu search, and for fields
+  of 16, 32 or 64 a schedule built to run the most rounds without any repeat
+  (`seating_design.py`);
+- `knockout`: like spread, by current rank, for the players who advanced.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from game import seating_design
+
+RANDOM, SPREAD, SWISS, MIXER, KNOCKOUT = "random", "spread", "swiss", "mixer", "knockout"
+POLICIES: tuple[str, ...] = (RANDOM, SPREAD, SWISS, MIXER, KNOCKOUT)
+FIVES, THREES = "fives", "threes"
+ODD_TABLES: tuple[str, ...] = (FIVES, THREES)
+
+MIN_PLAYERS = 3
+TABLE = 4  # RULES.md: tournaments seat four per table; 3 and 5 absorb the remainder
+SWISS_REACH = 2  # tables a swiss repair may move a player away from their standing
+
+
+class SeatingError(ValueError):
+    """A round that cannot be seated as asked; the message says why, for a director."""
+
+
+@dataclass(frozen=True)
+class Contender:
+    id: int  # entry id
+    seed: int | None = None  # seed number, 1 strongest (spread)
+    rating: int | None = None  # spread when there is no seed; higher is stronger
+    rank: int | None = None  # current standings rank, 1 best (swiss, knockout)
+    dealt_first: int = 0  # rounds this player has been the first dealer
+    positions: tuple[int, ...] = ()  # seat positions in earlier rounds
+
+
+@dataclass(frozen=True)
+class SeatingRequest:
+    contenders: tuple[Contender, ...]
+    # frozenset({a, b}) -> how many times a and b have already shared a table
+    met: Mapping[frozenset[int], int] = field(default_factory=dict)
+    policy: str = RANDOM
+    odd_tables: str = FIVES
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class TablePlan:
+    number: int  # 1..n
+    seats: tuple[int, ...]  # contender ids; position 1 is seats[0], then clockwise
+    dealer: int  # position (1-based) of the first dealer
+
+
+@dataclass(frozen=True)
+class Quality:
+    repeat_meetings: int  # pairs at one table this round who had already met
+    repeat_pairs: tuple[tuple[int, int], ...]  # those pairs, (low id, high id), sorted
+    lower_bound: int | None  # the fewest repeats any seating can have, where known
+    rank_spread: tuple[int, ...] | None  # swiss: per table, max rank - min rank
+
+    def as_dict(self) -> dict:
+        return {
+            "repeat_meetings": self.repeat_meetings,
+            "repeat_pairs": [list(pair) for pair in self.repeat_pairs],
+            "lower_bound": self.lower_bound,
+            "rank_spread": None if self.rank_spread is None else list(self.rank_spread),
+        }
+
+
+@dataclass(frozen=True)
+class Seating:
+    tables: tuple[TablePlan, ...]
+    quality: Quality
+
+
+# --- table sizes --------------------------------------------------------------------------
+
+
+def table_sizes(count: int, odd_tables: str = FIVES) -> list[int]:
+    """Tables for `count` players, largest first: fours, and as few tables of the
+    `odd_tables` size (5 for "fives", 3 for "threes") as make up the rest; when that
+    size cannot (11 players with fives, 5 with threes), as few of the other size.
+
+    Mixing 3s and 5s is never needed: a 3 and a 5 are two 4s.
+    """
+    if odd_tables not in ODD_TABLES:
+        raise SeatingError(f"odd_tables must be one of {', '.join(ODD_TABLES)}, not {odd_tables!r}")
+    if count < MIN_PLAYERS:
+        raise SeatingError(_too_few(count))
+    preferred = 5 if odd_tables == FIVES else 3
+    for odd_size in (preferred, 8 - preferred):
+        # Fives and threes are 1 and 3 mod 4, so 0 to 3 of them fix any remainder.
+        for odd in range(TABLE):
+            rest = count - odd * odd_size
+            if rest >= 0 and rest % TABLE == 0:
+                return sorted([odd_size] * odd + [TABLE] * (rest // TABLE), reverse=True)
+    raise AssertionError(f"no table sizes for {count}")  # pragma: no cover: 3.. all work
+
+
+def _too_few(count: int) -> str:
+    verb = "is" if count == 1 else "are"
+    return f"{MIN_PLAYERS} players are needed to seat a round; {count} {verb} active"
+
+
+# --- seating a round ----------------------------------------------------------------------
+
+
+def seat(request: SeatingRequest) -> Seating:
+    _check(request)
+    rng = random.Random(request.seed)
+    # Sorted by id so the order the caller listed them in changes nothing.
+    contenders = sorted(request.contenders, key=lambda c: c.id)
+    ids = [c.id for c in contenders]
+    sizes = table_sizes(len(ids), request.odd_tables)
+    index = {pid: i for i, pid in enumerate(ids)}
+    weights = _weights(request.met, index)
+    bound = _lower_bound(weights, sizes)
+
+    if request.policy in (RANDOM, MIXER):
+        groups = _mixed(weights, sizes, rng, bound, thorough=request.policy == MIXER)
+        ranks = None
+    elif request.policy == SWISS:
+        ranks = _standing_ranks(contenders)
+        groups = _swiss(contenders, ranks, weights, sizes, rng, bound)
+    else:
+        key = _strength if request.policy == SPREAD else _standing
+        groups = _snaked(contenders, key, weights, sizes, rng, bound)
+        ranks = None
+
+    tables = tuple(
+        _arrange(number, [contenders[i] for i in group], rng)
+        for number, group in enumerate(groups, start=1)
+    )
+    quality = assess([t.seats for t in tables], request.met, ranks, request.policy)
+    return Seating(tables=tables, quality=quality)
+
+
+def _check(request: SeatingRequest) -> None:
+    if request.policy not in POLICIES:
+        raise SeatingError(
+            f"seating policy must be one of {', '.join(POLICIES)}, not {request.policy!r}"
+        )
+    if request.odd_tables not in ODD_TABLES:
+        raise SeatingError(
+            f"odd_tables must be one of {', '.join(ODD_TABLES)}, not {request.odd_tables!r}"
+        )
+    counts = Counter(c.id for c in request.contenders)
+    twice = sorted(pid for pid, k in counts.items() if k > 1)
+    if twice:
+        raise SeatingError(f"each player is seated once; listed twice: {twice}")
+    if len(request.contenders) < MIN_PLAYERS:
+        raise SeatingError(_too_few(len(request.contenders)))
+
+
+def _weights(met: Mapping[frozenset[int], int], index: Mapping[int, int]) -> list[dict[int, int]]:
+    """Times met, by position in the sorted field; pairs with someone not playing
+    this round (withdrawn, knocked out) are dropped."""
+    weights: list[dict[int, int]] = [{} for _ in index]
+    for pair, times in met.items():
+        members = tuple(pair)
+        if times <= 0 or len(members) != 2 or not all(m in index for m in members):
+            continue
+        a, b = index[members[0]], index[members[1]]
+        weights[a][b] = weights[b][a] = int(times)
+    return weights
+
+
+def _lower_bound(weights: Sequence[Mapping[int, int]], sizes: Sequence[int]) -> int:
+    """The fewest repeat pairs any seating at tables of these sizes can have, by a
+    counting argument; 0 when the argument excludes nothing.
+
+    Each player sits with at least (smallest table - 1) others, so a player with fewer
+    opponents left unmet has at least the difference, their deficit, as repeats.
+    Summed over all players each repeat pair is counted at most twice: half the sum is
+    a bound. Among players who never met, no repeat pair joins two of them, so the
+    deficits of such a set (picked greedily, largest first) simply add up: a bound too.
+    """
+    others = len(weights) - 1
+    deficit = [max(0, min(sizes) - 1 - (others - len(w))) for w in weights]
+    apart = 0
+    chosen: list[int] = []
+    for p in sorted(range(len(weights)), key=lambda p: (-deficit[p], p)):
+        if deficit[p] and not any(q in weights[p] for q in chosen):
+            chosen.append(p)
+            apart += deficit[p]
+    return max(math.ceil(sum(deficit) / 2), apart)
+
+
+def _mixed(weights, sizes, rng, bound, *, thorough: bool) -> list[list[int]]:
+    n = len(weights)
+    if thorough and set(sizes) == {TABLE}:
+        # Only when every pair met at most once: the construction knows no repeats.
+        met_once = [(a, b) for a in range(n) for b, t in weights[a].items() if a < b and t == 1]
+        if sum(len(w) for w in weights) == 2 * len(met_once):
+            planned = seating_design.next_round(n, met_once, rng)
+            if planned is not None:
+                rng.shuffle(planned)
+                return planned
+    order = list(range(n))
+    rng.shuffle(order)
+    budget = min(20_000, 2_000 + 200 * n) if thorough else min(4_000, 400 + 20 * n)
+    return _improve(_cut(order, sizes), weights, rng, budget=budget, bound=bound)
+
+
+def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    ends = list(itertools.accumulate(sizes))
+    return [list(order[end - size : end]) for end, size in zip(ends, sizes, strict=True)]
+
+
+# --- ordered policies ---------------------------------------------------------------------
+
+
+def _strength(c: Contender) -> tuple:
+    """Spread order: seeds first (1 strongest), then ratings (highest first), then id."""
+    if c.seed is not None:
+        return (0, c.seed, c.id)
+    if c.rating is not None:
+        return (1, -c.rating, c.id)
+    return (2, 0, c.id)
+
+
+def _standing(c: Contender) -> tuple:
+    """Standings order: rank (1 best), unranked players (late entries) last, then id."""
+    return (c.rank is None, c.rank or 0, c.id)
+
+
+def _standing_ranks(contenders: Sequence[Contender]) -> dict[int, int]:
+    """Ranks as given; unranked players ranked after everyone, in id order."""
+    ranked = [c.rank for c in contenders if c.rank is not None]
+    after = max(ranked, default=0)
+    unranked = sorted(c.id for c in contenders if c.rank is None)
+    ranks = {c.id: c.rank for c in contenders if c.rank is not None}
+    ranks.update({pid: after + i for i, pid in enumerate(unranked, start=1)})
+    return ranks
+
+
+def _snaked(contenders, key, weights, sizes, rng, bound) -> list[list[int]]:
+    """Snake order: table 1 gets the 1st, 2n-th, (2n+1)-th strongest and so on, tables
+    with no seat left skipped. A repair swaps only players of the same pass (band)."""
+    order = sorted(range(len(contenders)), key=lambda i: key(contenders[i]))
+    groups: list[list[int]] = [[] for _ in sizes]
+    band = [0] * len(order)
+    queue = iter(order)
+    for passing in range(max(sizes)):
+        tables = [t for t in range(len(sizes)) if sizes[t] > passing]
+        for t in tables if passing % 2 == 0 else reversed(tables):
+            player = next(queue)
+            groups[t].append(player)
+            band[player] = passing
+    return _improve(
+        groups,
+        weights,
+        rng,
+        budget=min(4_000, 400 + 20 * len(order)),
+        bound=bound,
+        may_swap=lambda a, b: band[a] == band[b],
+    )
+
+
+def _swiss(contenders, ranks, weights, sizes, rng, bound) -> list[list[int]]:
+    """Consecutive runs of the standings; repeats removed by swaps that keep each player
+    within SWISS_REACH tables of their own, moving them as few places as possible."""
+    order = sorted(range(len(contenders)), key=lambda i: (ranks[contenders[i].id], i))
+    groups = _cut(order, sizes)
+    place = [0] * len(order)
+    home = [0] * len(order)
+    for position, player in enumerate(order):
+        place[player] = position
+    first = [0, *itertools.accumulate(sizes)]
+    for t, group in enumerate(groups):
+        for player in group:
+            home[player] = t
+
+    def displacement(player: int, t: int) -> int:
+        p = place[player]
+        return max(0, first[t] - p, p - (first[t + 1] - 1))
+
+    def nearby(player: int) -> range:
+        return range(
+            max(0, home[player] - SWISS_REACH), min(len(sizes), home[player] + SWISS_REACH + 1)
+        )
+
+    return _improve(
+        groups,
+        weights,
+        rng,
+        budget=min(20_000, 200 + 12 * len(order)),
+        bound=bound,
+        place_cost=displacement,
+        tables_for=nearby,
+    )
+
+
+# --- the local search ---------------------------------------------------------------------
+
+# Repeats always outweigh placement: a placement cost (swiss) is at most a few places
+# per player, far below this.
+_REPEAT = 1 << 32
+
+
+def _improve(
+    groups: list[list[int]],
+    weights: Sequence[Mapping[int, int]],
+    rng: random.Random,
+    *,
+    budget: int,
+    bound: int = 0,
+    may_swap: Callable[[int, int], bool] | None = None,
+    place_cost: Callable[[int, int], int] | None = None,
+    tables_for: Callable[[int], Sequence[int]] | None = None,
+) -> list[list[int]]:
+    """Fewest repeats (each weighted by how often the pair met), then least
+    `place_cost`, by swapping two players at different tables.
+
+    First a tabu search on the repeats: each step takes a player who has one, tries
+    every allowed swap and makes the best one not forbidden; the two players just
+    swapped stay put for a few steps, so the search climbs out of local minima. It stops
+    at no repeats, or at `bound` once the weights show that optimal. Then, from the best
+    seating seen, swaps that put players closer to their place without adding a repeat.
+    Ties are drawn by `rng`, so a shuffled start stays random-looking.
+    """
+    board = _Board(groups, weights, place_cost, may_swap, tables_for)
+    best_cost, best = board.cost, board.snapshot()
+    tabu = [0] * board.n
+    for step in range(1, budget + 1):
+        if not board.clashing or best_cost <= _REPEAT * bound:
+            break
+        a = rng.choice(sorted(board.clashing))
+
+        def allowed(
+            b: int, delta: int, a: int = a, step: int = step, best: int = best_cost
+        ) -> bool:
+            # A recently swapped player stays put unless the swap beats the best seen.
+            return max(tabu[a], tabu[b]) <= step or board.cost + delta < best
+
+        moves, delta = board.best_moves(a, rng, allowed)
+        if not moves:
+            continue  # every swap is forbidden for now
+        b = rng.choice(moves)
+        board.swap(a, b, delta)
+        tabu[a] = tabu[b] = step + 2 + rng.randrange(2 + min(8, board.n // 8))
+        if board.cost < best_cost:
+            best_cost, best = board.cost, board.snapshot()
+    if place_cost is None:
+        return best
+    board = _Board(best, weights, place_cost, may_swap, tables_for)
+    for _ in range(budget):
+        if not board.misplaced:
+            break
+        a = rng.choice(sorted(board.misplaced))
+        # Improving swaps only; one adding a repeat costs _REPEAT, so never improves.
+        moves, delta = board.best_moves(a, rng, lambda b, d: d < 0)
+        if not moves:
+            board.misplaced.discard(a)
+            continue
+        board.swap(a, rng.choice(moves), delta)
+    return board.snapshot()
+
+
+class _Board:
+    """A round being improved: the tables, where each player sits, and each player's
+    repeats (summed weights) with their table-mates, kept up to date swap by swap."""
+
+    def __init__(self, groups, weights, place_cost, may_swap, tables_for) -> None:
+        self.tables = [list(g) for g in groups]
+        self.weights = weights
+        self.n = sum(len(t) for t in self.tables)
+        self.where = [0] * self.n
+        for t, members in enumerate(self.tables):
+            for p in members:
+                self.where[p] = t
+        self.place = place_cost or (lambda p, t: 0)
+        self.may_swap = may_swap
+        self.reach = None if tables_for is None else [tables_for(p) for p in range(self.n)]
+        self.conflict = [self._clash(p, self.tables[self.where[p]]) for p in range(self.n)]
+        self.clashing = {p for p in range(self.n) if self.conflict[p]}
+        self.misplaced = {p for p in range(self.n) if self.place(p, self.where[p])}
+        self.cost = _REPEAT * sum(self.conflict) // 2 + sum(
+            self.place(p, self.where[p]) for p in range(self.n)
+        )
+
+    def _clash(self, p: int, members: Iterable[int]) -> int:
+        w = self.weights[p]
+        return sum(w.get(x, 0) for x in members if x != p)
+
+    def snapshot(self) -> list[list[int]]:
+        return [t[:] for t in self.tables]
+
+    def best_moves(self, a: int, rng: random.Random, allowed) -> tuple[list[int], int]:
+        """The partners whose swap with `a` changes the cost least (all ties), among
+        those `allowed(b, delta)` accepts, and that change."""
+        ta, wa, place, reach = self.where[a], self.weights[a], self.place, self.reach
+        mates = [x for x in self.tables[ta] if x != a]
+        if reach is not None:
+            targets: Iterable[int] = reach[a]
+        elif len(self.tables) > 64:  # large fields: a sample of tables per step
+            targets = sorted(rng.sample(range(len(self.tables)), 64))
+        else:
+            targets = range(len(self.tables))
+        a_leaves = place(a, ta)
+        moves: list[int] = []
+        least = None
+        for tb in targets:
+            if tb == ta:
+                continue
+            members = self.tables[tb]
+            a_moves = place(a, tb) - a_leaves
+            for b in members:
+                if self.may_swap is not None and not self.may_swap(a, b):
+                    continue
+                if reach is not None and ta not in reach[b]:
+                    continue
+                wb = self.weights[b]
+                d = 0
+                for x in mates:
+                    d += wb.get(x, 0) - wa.get(x, 0)
+                for y in members:
+                    if y != b:
+                        d += wa.get(y, 0) - wb.get(y, 0)
+                delta = _REPEAT * d + a_moves + place(b, ta) - place(b, tb)
+                if not allowed(b, delta):
+                    continue
+                if least is None or delta < least:
+                    least, moves = delta, [b]
+                elif delta == least:
+                    moves.append(b)
+        return moves, least or 0
+
+    def swap(self, a: int, b: int, delta: int) -> None:
+        ta, tb = self.where[a], self.where[b]
+        wa, wb = self.weights[a], self.weights[b]
+        for x in self.tables[ta]:
+            if x != a:
+                self.conflict[x] += wb.get(x, 0) - wa.get(x, 0)
+        for y in self.tables[tb]:
+            if y != b:
+                self.conflict[y] += wa.get(y, 0) - wb.get(y, 0)
+        self.tables[ta][self.tables[ta].index(a)] = b
+        self.tables[tb][self.tables[tb].index(b)] = a
+        self.where[a], self.where[b] = tb, ta
+        self.conflict[a] = self._clash(a, self.tables[tb])
+        self.conflict[b] = self._clash(b, self.tables[ta])
+        self.cost += delta
+        for p in (*self.tables[ta], *self.tables[tb]):
+            for group, flagged in (
+                (self.clashing, self.conflict[p]),
+                (self.misplaced, self.place(p, self.where[p])),
+            ):
+                if flagged:
+                    group.add(p)
+                else:
+                    group.discard(p)
+
+
+# --- seats and the first dealer -----------------------------------------------------------
+
+
+def _arrange(number: int, players: Sequence[Contender], rng: random.Random) -> TablePlan:
+    """Seat positions so each player avoids the positions they have had most, then the
+    first dealer among those who have dealt first least; ties drawn by `rng`."""
+    order = list(players)
+    rng.shuffle(order)
+    best_cost, best_seats = None, order
+    for seats in itertools.permutations(order):
+        cost = sum(c.positions.count(pos) for pos, c in enumerate(seats, start=1))
+        if best_cost is None or cost < best_cost:
+            best_cost, best_seats = cost, list(seats)
+    fewest = min(c.dealt_first for c in best_seats)
+    dealers = [pos for pos, c in enumerate(best_seats, start=1) if c.dealt_first == fewest]
+    return TablePlan(
+        number=number, seats=tuple(c.id for c in best_seats), dealer=rng.choice(dealers)
+    )
+
+
+# --- quality ------------------------------------------------------------------------------
+
+
+def assess(
+    tables: Sequence[Sequence[int]],
+    met: Mapping[frozenset[int], int],
+    ranks: Mapping[int, int] | None = None,
+    policy: str = RANDOM,
+) -> Quality:
+    """The quality report of a seating, also after a director's hand changes: repeats
+    against `met`, the lower bound for tables of these sizes, and for swiss the rank
+    spread of each table (players without a rank left out of it)."""
+    repeats = sorted(
+        (min(a, b), max(a, b))
+        for table in tables
+        for a, b in itertools.combinations(table, 2)
+        if met.get(frozenset((a, b)), 0) > 0
+    )
+    players = sorted(p for table in tables for p in table)
+    sizes = [len(t) for t in tables if t]
+    bound = None
+    if sizes and len(players) == len(set(players)):
+        bound = _lower_bound(_weights(met, {p: i for i, p in enumerate(players)}), sizes)
+    spread = None
+    if policy == SWISS and ranks is not None:
+        spread = tuple(_rank_spread([ranks[p] for p in table if p in ranks]) for table in tables)
+    return Quality(
+        repeat_meetings=len(repeats),
+        repeat_pairs=tuple(repeats),
+        lower_bound=bound,
+        rank_spread=spread,
+    )
+
+
+def _rank_spread(ranks: Sequence[int]) -> int:
+    return max(ranks) - min(ranks) if ranks else 0

@@ -1,0 +1,134 @@
+"""Caching for the public pages: the leaderboard, a round's tables, a table's sheet.
+
+Everything a live page shows changes only when the standings are rebuilt, and every
+rebuild grows `Event.standings_version`. So:
+
+- the event's current version sits in the cache under `version_key(slug)`, set after
+  each rebuild commits (`announce_version`). A live page polls with the version it
+  shows; when the cache holds the same version for a public event, the poll is
+  answered from that one cache hit, without touching the database;
+- a public event itself (the row a page starts from) is cached for a few seconds and
+  used only while its version is the announced one, so a page load of a public event
+  whose standings are cached needs no query: one round trip to the cache fetches the
+  event, the announced version and the page's cached content together;
+- the documents (plain data) and rendered fragments are cached under one key per
+  event, round, table or page, holding the signature they were built for (the event,
+  the version and the latest round); a reader with another signature rebuilds them.
+  One key per thing, rather than one per version, so a busy event does not fill the
+  cache with stale copies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from django.core.cache import cache
+
+from core import selectors
+from core.live import PREFIX, remember_version, version_key
+from core.selectors import User
+from tournaments.models import Event, Table
+
+# A public event's row: how long a change that does not rebuild the standings (its
+# name, a round published, the event made private) may take to reach page loads.
+EVENT_TTL = 10
+# Documents and fragments: rebuilt whenever their signature changes anyway.
+DOCUMENT_TTL = 60 * 60
+
+
+# --- The event, as a public page sees it -----------------------------------------------
+
+
+def event_key(slug: str) -> str:
+    return f"{PREFIX}:event:{slug}"
+
+
+def page_key(name: str) -> str:
+    return f"{PREFIX}:html:{name}"
+
+
+def public_event(user: User, slug: str) -> Event:
+    """The event if this user may see it, with its latest public round (one query), its
+    version remembered for live polls and, for a public event, the row itself cached
+    for page loads."""
+    event = selectors.public_event(user, slug)
+    remember_version(event)
+    if event.public:
+        cache.set(event_key(slug), event, EVENT_TTL)
+    return event
+
+
+def lookup(user: User, slug: str, *keys: str) -> tuple[Event, dict[str, Any]]:
+    """The event for a page, and whatever the cache holds under `keys`: one cache round
+    trip, and no query for a public event cached at the announced version. Private
+    events, and anything not cached, come from the database (`public_event`)."""
+    hits = cache.get_many([version_key(slug), event_key(slug), *keys])
+    event = hits.pop(event_key(slug), None)
+    announced = hits.pop(version_key(slug), None)
+    if (
+        event is None
+        or not event.public
+        or (announced is not None and announced[0] != event.standings_version)
+    ):
+        event = public_event(user, slug)
+    return event, hits
+
+
+def signature(event: Event) -> tuple:
+    """What a cached event document depends on: the event, its standings, and which
+    round is the latest (publishing a round does not rebuild the standings)."""
+    return (event.pk, event.standings_version, event.latest_round, event.latest_status)
+
+
+_MISSING = object()
+
+
+def cached(key: str, sig: tuple, build: Callable[[], Any], hit: Any = _MISSING) -> Any:
+    """The value under `key` if it was built for `sig`; else build it and keep it.
+    `hit` is what the cache held under `key`, when the caller fetched it already."""
+    if hit is _MISSING:
+        hit = cache.get(key)
+    if hit is not None and hit[0] == sig:
+        return hit[1]
+    value = build()
+    cache.set(key, (sig, value), DOCUMENT_TTL)
+    return value
+
+
+# --- What the pages show, cached for the event's signature ------------------------------
+
+
+def board(event: Event) -> selectors.Board:
+    """The leaderboard (standings in rank order, the round's progress): no query when
+    cached, 3 otherwise."""
+    return cached(f"{PREFIX}:board:{event.pk}", signature(event), partial(selectors.board, event))
+
+
+def round_board(event: Event, number: int) -> dict[str, Any]:
+    """Every table of a public round with each seat's set total: 5 queries, or none."""
+    selectors.check_round(event, number)
+    return cached(
+        f"{PREFIX}:round:{event.pk}:{number}",
+        signature(event),
+        partial(selectors.round_board, event, number),
+    )
+
+
+def sheet(event: Event, table: Table) -> selectors.TableSheet:
+    """A table's hand-by-hand sheet with running totals and the hand being played (the
+    first not yet scored): 4 queries, or none when cached."""
+    return cached(
+        f"{PREFIX}:table:{table.pk}", signature(event), partial(selectors.table_sheet, table)
+    )
+
+
+def keep(values: dict[str, Any], sig: tuple) -> None:
+    """Cache several values built for `sig` at once (the forms of one page)."""
+    cache.set_many({key: (sig, value) for key, value in values.items()}, DOCUMENT_TTL)
+
+
+def cached_fragment(name: str, sig: tuple, render: Callable[[], str], hit: Any = _MISSING) -> str:
+    """A rendered piece of page, shared by every viewer (it holds nothing personal)."""
+    return cached(page_key(name), sig, render, hit)

@@ -1,0 +1,388 @@
+"""Public pages: the events list (the front page), an event's live leaderboard, the
+projector view, a round's tables, a table's sheet and a player's results. No login;
+private events are 404 for the public. Each live page has a small endpoint it polls
+(htmx, every few seconds).
+
+A poll carries the standings version the page shows. While the event's version in
+the cache is the same, the answer is an empty 204 from that one cache hit; otherwise
+it is the re-rendered live region, which carries the new version in its next poll.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from math import ceil
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.safestring import mark_safe
+from django.utils.text import compress_string
+from django.views.decorators.cache import never_cache
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_safe
+
+from core import live as live_version
+from core import selectors
+from public import live
+from tournaments.models import Event
+
+PER_PAGE = 100
+ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads it
+# Pages past this one are rendered for each request rather than cached (a long tail).
+MAX_CACHED_PAGE = 50
+POLL_SECONDS = 3
+# The projector turns its page every this many seconds (?every= overrides it).
+PROJECTOR_SECONDS = 10
+
+
+def number_param(request: HttpRequest, name: str, default: int | None = None) -> int | None:
+    value = request.GET.get(name, "")
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else default
+
+
+def poll_url(name: str, args: list[Any], version: int, **extra: Any) -> str:
+    query = {"v": version, **{k: v for k, v in extra.items() if v not in (None, "", 1)}}
+    return f"{reverse(name, args=args)}?{urlencode(query)}"
+
+
+def live_response(
+    request: HttpRequest, slug: str, render_region: Callable[[Event], str]
+) -> HttpResponse:
+    """204 while the page's version is current; the new live region otherwise."""
+    version = number_param(request, "v")
+    if live_version.unchanged(slug, version):
+        return HttpResponse(status=204)
+    event = live.public_event(request.user, slug)
+    if event.standings_version == version:
+        return HttpResponse(status=204)
+    return HttpResponse(render_region(event))
+
+
+# --- The leaderboard ------------------------------------------------------------------
+
+
+def board_context(event: Event, board: selectors.Board, page: int, search: str) -> dict[str, Any]:
+    rows = board.rows
+    if search:
+        folded = search.casefold()
+        rows = tuple(row for row in rows if folded in row.player.name.casefold())
+    pages = max(1, ceil(len(rows) / PER_PAGE))
+    page = min(max(page, 1), pages)
+    return {
+        "event": event,
+        "board": board,
+        "rows": rows[(page - 1) * PER_PAGE : page * PER_PAGE],
+        "page": page,
+        "pages": pages,
+        "search": search,
+        "matches": len(rows),
+        "poll_url": poll_url(
+            "public-event-live", [event.slug], event.standings_version, page=page, q=search
+        ),
+        "poll_seconds": POLL_SECONDS,
+        "page_url": reverse("public-event", args=[event.slug]),
+    }
+
+
+def board_region(event: Event, page: int, search: str) -> str:
+    """The leaderboard's live region; a plain page of it is cached for every viewer."""
+
+    def region(page: int = page) -> str:
+        context = board_context(event, live.board(event), page, search)
+        return render_to_string("public/_leaderboard.html", context)
+
+    if search:
+        return region()
+    return live.cached_fragment(f"board:{event.slug}:{page}", live.signature(event), region)
+
+
+def search_param(request: HttpRequest) -> str:
+    return request.GET.get("q", "").strip()[:60]
+
+
+def page_param(request: HttpRequest) -> int:
+    return number_param(request, "page", 1) or 1
+
+
+def clamped(event: Event, page: int) -> int:
+    """Past the last page shows the last one (and is cached as that page)."""
+    if page == 1:
+        return 1
+    return board_context(event, live.board(event), page, "")["page"]
+
+
+def is_anonymous(request: HttpRequest) -> bool:
+    """No session: the visitor is anonymous, without loading a user (or a query)."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES
+
+
+def cached_page(
+    request: HttpRequest,
+    slug: str,
+    name: str,
+    title: Callable[[Event], str],
+    content: Callable[[Event], str],
+    *,
+    cache: bool = True,
+) -> HttpResponse:
+    """A public page whose content is the same for every viewer, looked up with the
+    event in one cache round trip and built (and kept) when the event's signature
+    changes. An anonymous visitor gets the whole page as cached (compressed already
+    when they accept gzip); a signed-in one, the cached content in a frame rendered
+    for them."""
+    anonymous = is_anonymous(request)
+    gzip = anonymous and bool(ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+    # Each form of the page under its own key, so a request fetches only the one it sends.
+    form = "gzip" if gzip else "page" if anonymous else "content"
+    keys = {f: live.page_key(f"page:{name}:{f}") for f in ("content", "page", "gzip")}
+    event, hits = live.lookup(request.user, slug, *([keys[form]] if cache else []))
+    sig = live.signature(event)
+    hit = hits.get(keys[form])
+    if hit is not None and hit[0] == sig:
+        value = hit[1]
+    else:
+        html = mark_safe(content(event))  # rendered by our own templates
+        # The frame as an anonymous visitor sees it: no user, no CSRF token (a
+        # visitor without a session posts nothing from these pages).
+        page = render_to_string("public/page.html", {"title": title(event), "content": html})
+        built = {"content": str(html), "page": page, "gzip": compress_string(page.encode())}
+        if cache:
+            live.keep({keys[f]: v for f, v in built.items()}, sig)
+        value = built[form]
+    if gzip:
+        response = HttpResponse(value)
+        response["Content-Encoding"] = "gzip"
+    elif anonymous:
+        response = HttpResponse(value)
+    else:
+        context = {"title": title(event), "content": mark_safe(value)}
+        response = render(request, "public/page.html", context)
+    patch_vary_headers(response, ("Accept-Encoding", "Cookie"))
+    return response
+
+
+@require_safe
+@gzip_page
+def event_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event with its live leaderboard: no query while the standings are cached,
+    4 when they just changed."""
+    page, search = page_param(request), search_param(request)
+
+    def content(event: Event) -> str:
+        context = {
+            "event": event,
+            "rounds": range(1, (event.latest_round or 0) + 1),
+            "region": board_region(event, clamped(event, page), search),
+            "search": search,
+        }
+        return render_to_string("public/_event.html", context)
+
+    return cached_page(
+        request,
+        slug,
+        f"event:{slug}:{page}",
+        lambda event: f"{event.name}: leaderboard",
+        content,
+        cache=not search and page <= MAX_CACHED_PAGE,
+    )
+
+
+@require_safe
+@never_cache
+@gzip_page
+def event_live(request: HttpRequest, slug: str) -> HttpResponse:
+    page, search = page_param(request), search_param(request)
+    return live_response(
+        request, slug, lambda event: board_region(event, clamped(event, page), search)
+    )
+
+
+# --- The projector --------------------------------------------------------------------
+
+
+def projector_region(event: Event) -> str:
+    def region() -> str:
+        board = live.board(event)
+        context = {
+            "event": event,
+            "board": board,
+            "rows": board.rows,
+            "poll_url": poll_url("public-projector-live", [event.slug], event.standings_version),
+            "poll_seconds": POLL_SECONDS,
+        }
+        return render_to_string("public/_projector_board.html", context)
+
+    return live.cached_fragment(f"projector:{event.slug}", live.signature(event), region)
+
+
+@require_safe
+@gzip_page
+def projector(request: HttpRequest, slug: str) -> HttpResponse:
+    """The venue screen: large type, the whole leaderboard a page at a time. A page of
+    its own (no site header), the same for everyone: cached whole."""
+    every = min(number_param(request, "every", PROJECTOR_SECONDS) or PROJECTOR_SECONDS, 600)
+    key = live.page_key(f"page:projector:{slug}:{every}")
+    event, hits = live.lookup(request.user, slug, key)
+
+    def content() -> str:
+        context = {"event": event, "region": projector_region(event), "every": every}
+        return render_to_string("public/projector.html", context)
+
+    html = live.cached(key, live.signature(event), content, hits.get(key))
+    return HttpResponse(html)
+
+
+@require_safe
+@never_cache
+@gzip_page
+def projector_live(request: HttpRequest, slug: str) -> HttpResponse:
+    return live_response(request, slug, projector_region)
+
+
+# --- A round's tables -----------------------------------------------------------------
+
+
+def round_region(event: Event, number: int) -> str:
+    selectors.check_round(event, number)
+
+    def region() -> str:
+        context = {
+            "event": event,
+            "round": live.round_board(event, number),
+            "poll_url": poll_url(
+                "public-round-live", [event.slug, number], event.standings_version
+            ),
+            "poll_seconds": POLL_SECONDS,
+        }
+        return render_to_string("public/_round_tables.html", context)
+
+    return live.cached_fragment(f"round:{event.slug}:{number}", live.signature(event), region)
+
+
+@require_safe
+@gzip_page
+def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every table of a round with each seat's set total: no query while cached, 6
+    after a change."""
+
+    def content(event: Event) -> str:
+        context = {
+            "event": event,
+            "number": number,
+            "rounds": range(1, (event.latest_round or 0) + 1),
+            "region": round_region(event, number),
+        }
+        return render_to_string("public/_round.html", context)
+
+    return cached_page(
+        request,
+        slug,
+        f"round:{slug}:{number}",
+        lambda event: f"{event.name}: round {number}",
+        content,
+    )
+
+
+@require_safe
+@never_cache
+@gzip_page
+def round_live(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return live_response(request, slug, lambda event: round_region(event, number))
+
+
+# --- A table's sheet ------------------------------------------------------------------
+
+
+def table_region(event: Event, number: int, table_number: int) -> str:
+    table = selectors.public_table(event, number, table_number)
+
+    def region() -> str:
+        context = {
+            "event": event,
+            "sheet": live.sheet(event, table),
+            "poll_url": poll_url(
+                "public-table-live", [event.slug, number, table_number], event.standings_version
+            ),
+            "poll_seconds": POLL_SECONDS,
+        }
+        return render_to_string("public/_table_sheet.html", context)
+
+    return live.cached_fragment(
+        f"table:{event.slug}:{number}:{table_number}", live.signature(event), region
+    )
+
+
+@require_safe
+@gzip_page
+def table_page(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """A table's hand-by-hand scores and the hand being played: no query while cached,
+    6 after a change."""
+
+    def content(event: Event) -> str:
+        context = {
+            "event": event,
+            "number": number,
+            "table_number": table,
+            "region": table_region(event, number, table),
+        }
+        return render_to_string("public/_table.html", context)
+
+    return cached_page(
+        request,
+        slug,
+        f"table:{slug}:{number}:{table}",
+        lambda event: f"{event.name}: round {number}, table {table}",
+        content,
+    )
+
+
+@require_safe
+@never_cache
+@gzip_page
+def table_live(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    return live_response(request, slug, lambda event: table_region(event, number, table))
+
+
+# --- The events list, a player, the health check -------------------------------------
+
+
+# Which events the list shows, and under which heading (a draft is still being set up).
+GROUPS = (
+    (Event.Status.RUNNING, "Playing now"),
+    (Event.Status.REGISTRATION, "Coming up"),
+    (Event.Status.FINISHED, "Finished"),
+)
+
+
+@require_safe
+@gzip_page
+def events(request: HttpRequest) -> HttpResponse:
+    """Upcoming, running and finished events: one query."""
+    listed = selectors.public_event_list(request.user, [status for status, _ in GROUPS])
+    by_status: dict[str, list[Event]] = {status: [] for status, _ in GROUPS}
+    for event in listed:
+        by_status[event.status].append(event)
+    groups = [
+        {"status": status, "title": title, "events": by_status[status]} for status, title in GROUPS
+    ]
+    return render(request, "public/events.html", {"groups": groups, "any": any(by_status.values())})
+
+
+@require_safe
+@gzip_page
+def player(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's results in every event the viewer may see: 4 queries."""
+    history = selectors.player_history(request.user, player_id)
+    return render(request, "public/player.html", history)
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """The trivial view the benchmark compares the leaderboard with."""
+    return HttpResponse("ok", content_type="text/plain")

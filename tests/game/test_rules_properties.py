@@ -1,0 +1,314 @@
+"""Property tests: any legal hand is scored by the formula; any broken or junk entry
+is refused with HandInvalid and never with another exception."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.cards import Card, Deck, hand_points, parse_cards
+from game.rules import (
+    FIELDS,
+    PENALTY_KINDS,
+    RULESETS,
+    HandEntry,
+    HandInvalid,
+    HandSpec,
+    PenaltyEntry,
+    Ruleset,
+    ScoredHand,
+    SeatEntry,
+    score_hand,
+)
+
+DECKS = (Deck(), Deck(packs=2, jokers=6), Deck(packs=3, jokers=6), Deck(packs=5, jokers=15))
+RULESET_LIST = tuple(RULESETS.values())
+PROPERTY_SETTINGS = settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A legal hand as a director would enter it, with what it was built from."""
+
+    ruleset: Ruleset
+    deck: Deck
+    spec: HandSpec
+    seats: tuple[int, ...]
+    went_out: int
+    extra_calls: dict[int, int]  # each seat's calls beyond three
+    entry: HandEntry
+    director_penalty: int
+
+    def score(self, entry: HandEntry | None = None) -> ScoredHand:
+        return score_hand(
+            ruleset=self.ruleset,
+            deck=self.deck,
+            number=self.spec.number,
+            seats=self.seats,
+            entry=self.entry if entry is None else entry,
+            director_penalty=self.director_penalty,
+        )
+
+    @property
+    def others(self) -> list[int]:
+        return [seat for seat in self.seats if seat != self.went_out]
+
+    def bound(self, seat: int) -> int:
+        return self.deck.max_points(self.spec.max_held(self.extra_calls[seat]))
+
+
+def notation(draw: st.DrawFn, cards: list[Card]) -> str:
+    """The cards as a director might type them: any case, spaces or commas."""
+    tokens = [str(card).lower() if draw(st.booleans()) else str(card) for card in cards]
+    separator = draw(st.sampled_from([" ", ",", ", ", "  ", "\t"]))
+    return separator.join(tokens)
+
+
+@st.composite
+def legal_deals(draw: st.DrawFn) -> Deal:
+    ruleset = draw(st.sampled_from(RULESET_LIST))
+    deck = draw(st.sampled_from(DECKS))
+    spec = draw(st.sampled_from(ruleset.hands))
+    seats = tuple(range(1, draw(st.integers(3, 6)) + 1))
+    went_out = draw(st.sampled_from(seats))
+    others = [seat for seat in seats if seat != went_out]
+
+    penalties: list[PenaltyEntry] = []
+    extra_calls = dict.fromkeys(seats, 0)
+    for seat in others:
+        if draw(st.booleans()):
+            extra = draw(st.none() | st.integers(1, 3))
+            points = draw(st.none() | st.integers(50, 500))
+            penalties.append(PenaltyEntry(seat, "overcall", extra_calls=extra, points=points))
+            extra_calls[seat] = extra or 1
+        if ruleset.challenge_allowed and draw(st.booleans()):
+            extra = draw(st.none() | st.integers(1, 2))
+            penalties.append(PenaltyEntry(seat, "challenge", extra_calls=extra))
+            extra_calls[seat] = max(extra_calls[seat], extra or 0)
+    for seat in seats:
+        if draw(st.integers(0, 4)) == 0:
+            points = draw(st.none() | st.integers(50, 500))
+            penalties.append(PenaltyEntry(seat, "false_laydown", points=points))
+
+    pool = list(deck.cards())
+    draw(st.randoms(use_true_random=False)).shuffle(pool)
+    scores: list[SeatEntry] = []
+    for seat in others:
+        most = spec.max_held(extra_calls[seat])
+        # Leave a card in the pool for every seat after this one.
+        room = min(most, len(pool) - len(seats))
+        if room >= 1 and draw(st.booleans()):
+            n_cards = draw(st.integers(1, room))
+            held, pool = pool[:n_cards], pool[n_cards:]
+            scores.append(SeatEntry(seat, cards=notation(draw, held)))
+        else:
+            bound = deck.max_points(most)
+            scores.append(SeatEntry(seat, points=draw(st.integers(1, bound))))
+    out_entry = draw(st.sampled_from(["absent", "zero", "no cards"]))
+    if out_entry == "zero":
+        scores.append(SeatEntry(went_out, points=0))
+    elif out_entry == "no cards":
+        scores.append(SeatEntry(went_out, cards=""))
+
+    entry = HandEntry(
+        went_out=went_out,
+        down_and_out=ruleset.down_and_out_allowed and draw(st.booleans()),
+        scores=tuple(draw(st.permutations(scores))),
+        penalties=tuple(draw(st.permutations(penalties))),
+    )
+    return Deal(
+        ruleset, deck, spec, seats, went_out, extra_calls, entry, draw(st.integers(50, 500))
+    )
+
+
+def expected_scores(deal: Deal) -> dict[int, tuple[int, int, int]]:
+    """(card points, penalty points, score) per seat, worked out from RULES.md directly."""
+    entry = deal.entry
+    cards = dict.fromkeys(deal.seats, 0)
+    for score in entry.scores:
+        cards[score.seat] = (
+            score.points if score.cards is None else hand_points(parse_cards(score.cards))
+        )
+    penalty = dict.fromkeys(deal.seats, 0)
+    for charge in entry.penalties:
+        if charge.kind == "challenge":
+            penalty[charge.seat] += 50
+        else:
+            penalty[charge.seat] += (
+                deal.director_penalty if charge.points is None else charge.points
+            )
+    doubled = {seat: entry.down_and_out and seat != deal.went_out for seat in deal.seats}
+    return {
+        seat: (
+            cards[seat],
+            penalty[seat],
+            cards[seat] * (2 if doubled[seat] else 1) + penalty[seat],
+        )
+        for seat in deal.seats
+    }
+
+
+@PROPERTY_SETTINGS
+@given(legal_deals())
+def test_every_legal_hand_is_accepted_and_scored_by_the_formula(deal: Deal) -> None:
+    hand = deal.score()
+    assert hand.outcome == "scored"
+    assert (hand.number, hand.contract) == (deal.spec.number, deal.spec.contract)
+    assert [r.seat for r in hand.results] == list(deal.seats)
+    assert all(r.score >= 0 for r in hand.results)
+    assert hand.result_for(deal.went_out).card_points == 0
+    expected = expected_scores(deal)
+    assert {r.seat: (r.card_points, r.penalty_points, r.score) for r in hand.results} == expected
+    challenged = {p.seat for p in deal.entry.penalties if p.kind == "challenge"}
+    assert {r.seat for r in hand.results if r.sat_out} == challenged
+
+
+# --- one thing broken -------------------------------------------------------------------
+
+
+def without_seat(entry: HandEntry, seat: int) -> tuple[SeatEntry, ...]:
+    return tuple(score for score in entry.scores if score.seat != seat)
+
+
+@st.composite
+def broken_deals(draw: st.DrawFn) -> tuple[Deal, HandEntry, str, str]:
+    """A legal deal, the same entry broken in one way, and the field and words expected."""
+    deal = draw(legal_deals())
+    entry = deal.entry
+    seat = draw(st.sampled_from(deal.others))
+    how = draw(
+        st.sampled_from(
+            [
+                "two out",
+                "no cards",
+                "negative",
+                "over the bound",
+                "seat not at table",
+                "overcall on the seat out",
+                "too many copies",
+                "missing",
+            ]
+        )
+    )
+    if how == "two out":
+        scores = (*without_seat(entry, seat), SeatEntry(seat, points=0))
+        return deal, replace(entry, scores=scores), "scores", "only the player who went out"
+    if how == "no cards":
+        scores = (*without_seat(entry, seat), SeatEntry(seat, cards=""))
+        return deal, replace(entry, scores=scores), "scores", "no cards entered"
+    if how == "negative":
+        points = -draw(st.integers(1, 1000))
+        scores = (*without_seat(entry, seat), SeatEntry(seat, points=points))
+        return deal, replace(entry, scores=scores), "scores", "cannot be negative"
+    if how == "over the bound":
+        points = deal.bound(seat) + draw(st.integers(1, 100))
+        scores = (*without_seat(entry, seat), SeatEntry(seat, points=points))
+        return deal, replace(entry, scores=scores), "scores", "cards can hold"
+    if how == "seat not at table":
+        stranger = len(deal.seats) + draw(st.integers(1, 5))
+        if draw(st.booleans()):
+            scores = (*entry.scores, SeatEntry(stranger, points=5))
+            return deal, replace(entry, scores=scores), "scores", "not at this table"
+        penalties = (*entry.penalties, PenaltyEntry(stranger, "false_laydown"))
+        return deal, replace(entry, penalties=penalties), "penalties", "not at this table"
+    if how == "overcall on the seat out":
+        penalties = (*entry.penalties, PenaltyEntry(deal.went_out, "overcall"))
+        return deal, replace(entry, penalties=penalties), "penalties", "may not go out"
+    if how == "too many copies":
+        card = draw(st.sampled_from(sorted(set(deal.deck.cards()), key=str)))
+        # One more than the deck holds, spread over the players still in so that no
+        # one of them holds more cards than they could.
+        copies = deal.deck.copies(card) + 1
+        others = deal.others
+        share, rest = divmod(copies, len(others))
+        held = {s: [card] * (share + (i < rest)) for i, s in enumerate(others)}
+        scores = [score for score in entry.scores if score.seat not in others]
+        scores += [SeatEntry(s, cards=" ".join(map(str, c))) for s, c in held.items() if c]
+        scores += [SeatEntry(s, points=1) for s, c in held.items() if not c]
+        return deal, replace(entry, scores=tuple(scores)), "scores", f"the {card} appears"
+    scores = without_seat(entry, seat)
+    return deal, replace(entry, scores=scores), "scores", "no score entered"
+
+
+@PROPERTY_SETTINGS
+@given(broken_deals())
+def test_a_legal_hand_broken_in_one_way_is_refused_with_the_reason(
+    case: tuple[Deal, HandEntry, str, str],
+) -> None:
+    deal, entry, field, words = case
+    try:
+        deal.score(entry)
+    except HandInvalid as invalid:
+        messages = invalid.by_field().get(field, [])
+        assert any(words in message for message in messages), invalid.by_field()
+    else:
+        raise AssertionError(f"accepted a broken hand: {entry}")
+
+
+# --- junk -------------------------------------------------------------------------------
+
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
+    st.binary(max_size=4),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+    st.tuples(),
+)
+seat_like = st.integers(-2, 8) | junk
+seat_entries = st.builds(
+    SeatEntry,
+    seat=seat_like,
+    points=st.integers(-50, 500) | junk,
+    cards=st.none() | st.text(alphabet="AJKQSHDC0123456789 ,xjk\t", max_size=24) | junk,
+)
+penalty_entries = st.builds(
+    PenaltyEntry,
+    seat=seat_like,
+    kind=st.sampled_from(PENALTY_KINDS) | junk,
+    extra_calls=st.none() | st.integers(-2, 5) | junk,
+    points=st.none() | st.integers(0, 600) | junk,
+)
+hand_entries = st.builds(
+    HandEntry,
+    redeal=st.booleans() | junk,
+    went_out=st.integers(0, 7) | junk,
+    down_and_out=st.booleans() | junk,
+    scores=st.lists(seat_entries | junk, max_size=7) | junk,
+    penalties=st.lists(penalty_entries | junk, max_size=4) | junk,
+)
+
+
+@PROPERTY_SETTINGS
+@given(
+    ruleset=st.sampled_from(RULESET_LIST),
+    deck=st.sampled_from(DECKS),
+    number=st.integers(-1, 12) | junk,
+    size=st.integers(3, 6),
+    entry=hand_entries,
+)
+def test_junk_is_only_ever_refused_with_hand_invalid(
+    ruleset: Ruleset, deck: Deck, number: object, size: int, entry: HandEntry
+) -> None:
+    try:
+        hand = score_hand(
+            ruleset=ruleset,
+            deck=deck,
+            number=number,  # type: ignore[arg-type]
+            seats=range(1, size + 1),  # type: ignore[arg-type]
+            entry=entry,
+        )
+    except HandInvalid as invalid:
+        assert invalid.problems
+        assert all(p.field in FIELDS and p.message for p in invalid.problems)
+        assert sum(map(len, invalid.by_field().values())) == len(invalid.problems)
+    else:
+        assert isinstance(hand, ScoredHand)
+        assert all(r.score >= 0 for r in hand.results)

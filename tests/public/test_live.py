@@ -1,0 +1,239 @@
+"""Live pages: a poll that finds the standings unchanged costs one cache hit and no
+query; after a rebuild it brings the new live region with the new version."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import pytest
+from django.core.cache import cache
+
+from core import live as live_version
+from core import services
+from game.rules import HandEntry, SeatEntry
+from public import live
+from tests.fixtures import make_entries, make_event, make_round, make_user
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event() -> Event:
+    event = make_event(slug="kingston", name="Kingston Open")
+    make_round(event, table_sizes=(4,), entries=make_entries(event, 4))
+    return event
+
+
+def record(event: Event, number: int, went_out: int = 1) -> None:
+    """A director records hand `number` at table 1; the standings are rebuilt."""
+    table = event.rounds.get(number=1).tables.get(number=1)
+    scores = tuple(SeatEntry(seat, 10 * seat + number) for seat in (1, 2, 3, 4) if seat != went_out)
+    services.record_hand(
+        table=table, number=number, entry=HandEntry(went_out=went_out, scores=scores)
+    )
+    services.refresh_standings(event=event)
+
+
+@pytest.fixture
+def announce(django_capture_on_commit_callbacks):
+    """What the standings rebuild does once it commits: announce the new version."""
+
+    def announce_(event: Event, version: int) -> None:
+        with django_capture_on_commit_callbacks(execute=True):
+            live_version.announce_version(event, version)
+
+    return announce_
+
+
+def version(event: Event) -> int:
+    event.refresh_from_db()
+    return event.standings_version
+
+
+def poll_version(html: str) -> int:
+    return int(re.search(r'hx-get="[^"]*\?v=(\d+)', html).group(1))
+
+
+class CountingCache:
+    """The cache, with a list of the calls made to it."""
+
+    def __init__(self, real):
+        self.real, self.calls = real, []
+
+    def __getattr__(self, name):
+        self.calls.append(name)
+        return getattr(self.real, name)
+
+
+def test_an_unchanged_poll_is_answered_from_one_cache_hit_without_a_query(
+    client, event, monkeypatch, django_assert_num_queries
+):
+    record(event, 1)
+    page = client.get("/events/kingston/").content.decode()
+    current = poll_version(page)
+    assert current == version(event) == 1
+    counting = CountingCache(cache)
+    monkeypatch.setattr(live_version, "cache", counting)
+    monkeypatch.setattr(live, "cache", counting)
+    with django_assert_num_queries(0):
+        response = client.get(f"/events/kingston/live/?v={current}")
+    assert response.status_code == 204
+    assert response.content == b""
+    assert counting.calls == ["get"]
+
+
+def test_a_poll_after_a_rebuild_brings_the_new_standings_and_version(client, event, announce):
+    record(event, 1)
+    before = client.get("/events/kingston/").content.decode()
+    old = poll_version(before)
+    record(event, 2, went_out=2)
+    announce(event, version(event))
+    response = client.get(f"/events/kingston/live/?v={old}")
+    assert response.status_code == 200
+    fragment = response.content.decode()
+    assert fragment.startswith('<section id="leaderboard"')
+    assert poll_version(fragment) == old + 1
+    # Seat 1 went out of hand 1 (0) and scored 12 in hand 2.
+    assert '<td class="num points">12</td>' in fragment
+    assert "Cache-Control" in response and "no-cache" in response["Cache-Control"]
+    # The new version is now the unchanged one.
+    assert client.get(f"/events/kingston/live/?v={old + 1}").status_code == 204
+
+
+def test_a_version_announced_inside_a_transaction_is_only_seen_after_it_commits(
+    event, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        live_version.announce_version(event, 7)
+    assert cache.get(live_version.version_key("kingston")) is None
+    callbacks[0]()
+    assert live_version.unchanged("kingston", 7)
+    assert not live_version.unchanged("kingston", 6)
+
+
+def test_a_missing_version_costs_one_query_and_is_then_remembered(
+    client, event, django_assert_num_queries
+):
+    record(event, 1)
+    cache.delete(live_version.version_key("kingston"))
+    with django_assert_num_queries(1):
+        assert client.get("/events/kingston/live/?v=1").status_code == 204
+    with django_assert_num_queries(0):
+        assert client.get("/events/kingston/live/?v=1").status_code == 204
+
+
+def test_a_remembered_version_never_replaces_an_announced_one(event, announce):
+    announce(event, 5)
+    event.standings_version = 4  # a page that read the row before the rebuild committed
+    live_version.remember_version(event)
+    assert live_version.unchanged("kingston", 5)
+
+
+def test_polls_of_a_private_event_always_check_who_asks(client, announce):
+    event = make_event(slug="hidden", public=False)
+    alice = make_user("alice")
+    event.directors.add(alice)
+    announce(event, 0)
+    assert client.get("/events/hidden/live/?v=0").status_code == 404
+    client.force_login(alice)
+    assert client.get("/events/hidden/live/?v=0").status_code == 204
+
+
+def test_a_poll_without_a_version_gets_the_region(client, event):
+    record(event, 1)
+    response = client.get("/events/kingston/live/")
+    assert response.status_code == 200
+    assert poll_version(response.content.decode()) == 1
+
+
+def test_the_leaderboard_poll_keeps_its_page_and_search(client, event):
+    record(event, 1)
+    html = client.get("/events/kingston/?q=Player").content.decode()
+    assert re.search(r'hx-get="/events/kingston/live/\?v=1&amp;q=Player"', html)
+    fragment = client.get("/events/kingston/live/?v=0&q=nobody-at-all").content.decode()
+    assert "Nobody in the standings" in fragment
+
+
+def test_the_table_page_follows_each_recorded_hand(client, event, announce):
+    record(event, 1)
+    page = client.get("/events/kingston/rounds/1/tables/1/").content.decode()
+    assert "Now playing <strong>hand 2 of 9</strong>" in page
+    old = poll_version(page)
+    assert client.get(f"/events/kingston/rounds/1/tables/1/live/?v={old}").status_code == 204
+    record(event, 2, went_out=2)
+    announce(event, version(event))
+    response = client.get(f"/events/kingston/rounds/1/tables/1/live/?v={old}")
+    assert response.status_code == 200
+    fragment = response.content.decode()
+    assert "Now playing <strong>hand 3 of 9</strong>" in fragment
+    assert 'data-hand="2"' in fragment and poll_version(fragment) == old + 1
+
+
+def test_the_round_and_projector_pages_poll_too(client, event):
+    record(event, 1)
+    for path in ("/events/kingston/rounds/1/", "/events/kingston/projector/"):
+        html = client.get(path).content.decode()
+        live = re.search(r'hx-get="([^"]+)"', html).group(1).replace("&amp;", "&")
+        assert client.get(live).status_code == 204
+        assert client.get(live.replace("v=1", "v=0")).status_code == 200
+
+
+def test_a_page_load_after_an_announced_rebuild_shows_the_new_standings(client, event, announce):
+    record(event, 1)
+    assert '<td class="num points">0</td>' in client.get("/events/kingston/").content.decode()
+    record(event, 2, went_out=2)
+    announce(event, version(event))
+    html = client.get("/events/kingston/").content.decode()
+    assert '<td class="num points">12</td>' in html
+    assert poll_version(html) == 2
+
+
+def test_an_event_made_private_is_gone_once_its_cached_row_expires(client, event):
+    assert client.get("/events/kingston/").status_code == 200
+    Event.objects.filter(pk=event.pk).update(public=False)
+    cache.delete(live.event_key("kingston"))  # after EVENT_TTL seconds
+    assert client.get("/events/kingston/").status_code == 404
+
+
+def test_an_anonymous_visitor_gets_the_cached_page_compressed(client, event):
+    record(event, 1)
+    plain = client.get("/events/kingston/")
+    packed = client.get("/events/kingston/", HTTP_ACCEPT_ENCODING="gzip, br")
+    assert packed["Content-Encoding"] == "gzip"
+    assert gzip.decompress(packed.content) == plain.content
+    assert {"Accept-Encoding", "Cookie"} <= {v.strip() for v in packed["Vary"].split(",")}
+    # Nothing personal in a page shared by every visitor: no CSRF token, no cookie.
+    assert b'"X-CSRFToken": ""' in plain.content
+    assert "csrftoken" not in plain.cookies
+
+
+def test_a_signed_in_director_gets_their_own_frame_around_the_cached_content(client, event):
+    record(event, 1)
+    anonymous = client.get("/events/kingston/").content.decode()
+    assert "Sign out" not in anonymous and "Director sign-in" in anonymous
+    client.force_login(make_user("alice"))
+    signed_in = client.get("/events/kingston/", HTTP_ACCEPT_ENCODING="gzip")
+    html = gzip.decompress(signed_in.content).decode()
+    assert "Sign out" in html and "Director sign-in" not in html
+    assert '<td class="num points">0</td>' in html
+
+
+def test_a_lost_announcement_heals_at_the_next_read(client, event, announce):
+    record(event, 1)
+    announce(event, 0)  # the rebuild to version 1 never announced itself
+    assert client.get("/events/kingston/live/?v=0").status_code == 204  # stale, for now
+    assert poll_version(client.get("/events/kingston/").content.decode()) == 1
+    assert live_version.unchanged("kingston", 1)
+    assert client.get("/events/kingston/live/?v=0").status_code == 200
+
+
+def test_an_event_made_private_stops_answering_polls_after_the_next_read(client, event, announce):
+    record(event, 1)
+    announce(event, 1)
+    Event.objects.filter(pk=event.pk).update(public=False)
+    client.force_login(make_user("root", superuser=True))
+    assert client.get("/events/kingston/live/?v=0").status_code == 200  # read as a superuser
+    client.logout()
+    assert client.get("/events/kingston/live/?v=1").status_code == 404

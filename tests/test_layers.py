@@ -1,0 +1,138 @@
+"""The code's layers point one way (README, "What is where"):
+
+    game  <-  tournaments, scoring (models)  <-  core  <-  director, public, api  <-  kalooki_site
+
+Read from the source itself: every first-party import of every module, at module level
+only (none hides inside a function), and no circle anywhere in the graph they draw.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("game", "tournaments", "scoring", "core", "director", "public", "api", "kalooki_site")
+# What each top-level package may import from the project (besides itself).
+ALLOWED = {
+    "game": set(),
+    "tournaments": {"game"},
+    "scoring": {"game", "tournaments"},
+    "core": {"game", "tournaments", "scoring"},
+    "director": {"game", "tournaments", "scoring", "core"},
+    "public": {"game", "tournaments", "scoring", "core"},
+    "api": {"game", "tournaments", "scoring", "core"},
+    "kalooki_site": {"director", "public", "api"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                found[module_name(path)] = path
+    return found
+
+
+MODULES = modules()
+
+
+def first_party(name: str) -> bool:
+    return name.split(".")[0] in PACKAGES
+
+
+def target(module: str, level: int, base: str | None, name: str | None, here: str) -> str:
+    """The module an import names: `from core import services` is core.services when that
+    is a module of its own, else the package core."""
+    if level:
+        package = here if MODULES[here].name == "__init__.py" else here.rsplit(".", 1)[0]
+        for _ in range(level - 1):
+            package = package.rsplit(".", 1)[0]
+        base = f"{package}.{base}" if base else package
+    full = f"{base}.{name}" if name else base
+    return full if full in MODULES else base
+
+
+def imports(name: str) -> tuple[set[str], list[tuple[int, str]]]:
+    """The first-party modules `name` imports at module level, and any first-party
+    import found inside a function or class body (line, what)."""
+    tree = ast.parse(MODULES[name].read_text())
+    top, nested = set(), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            targets = [
+                target(name, node.level, node.module, alias.name, name) for alias in node.names
+            ]
+        else:
+            continue
+        targets = [t for t in targets if t and first_party(t)]
+        if not targets:
+            continue
+        if node in tree.body:
+            top.update(targets)
+        else:
+            nested.extend((node.lineno, t) for t in targets)
+    top.discard(name)
+    return top, nested
+
+
+GRAPH = {name: imports(name) for name in MODULES}
+
+
+def test_no_first_party_import_hides_inside_a_function():
+    hidden = {name: nested for name, (_, nested) in GRAPH.items() if nested}
+    assert hidden == {}
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_each_package_imports_only_the_layers_below_it(package):
+    wrong = {
+        name: sorted(t for t in top if t.split(".")[0] not in ALLOWED[package] | {package})
+        for name, (top, _) in GRAPH.items()
+        if name.split(".")[0] == package
+    }
+    assert {name: found for name, found in wrong.items() if found} == {}
+
+
+def test_the_import_graph_has_no_circle():
+    edges = {name: {t for t in top if t in MODULES} for name, (top, _) in GRAPH.items()}
+    # Tarjan's strongly connected components: a component of more than one module is a circle.
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in edges[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for node in sorted(edges):
+        if node not in index:
+            visit(node)
+    assert circles == []
