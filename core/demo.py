@@ -19,6 +19,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from core.services import score_rows
+from core.services.seating import store_plan
 from game import rules, seating
 from game.cards import Card, Deck
 from scoring.models import Hand, HandScore, Penalty
@@ -277,25 +278,11 @@ def generate_demo_event(options: DemoOptions) -> Event:
         )
         round_.quality = plan.quality.as_dict()
         round_.save(update_fields=["quality"])
-        tables = Table.objects.bulk_create(
-            [Table(round=round_, number=t.number) for t in plan.tables]
-        )
-        seats = []
-        for table, planned in zip(tables, plan.tables, strict=True):
+        tables, seats = store_plan(round_, plan.tables, reason="demo data")
+        for planned in plan.tables:
             for a, b in combinations(sorted(planned.seats), 2):
                 met[frozenset((a, b))] += 1
             dealt[planned.seats[planned.dealer - 1]] += 1
-            seats += [
-                Seat(
-                    table=table,
-                    round=round_,
-                    entry_id=entry_id,
-                    position=position,
-                    first_dealer=position == planned.dealer,
-                )
-                for position, entry_id in enumerate(planned.seats, start=1)
-            ]
-        seats = bulk_create_with_history(seats, Seat, default_change_reason="demo data")
         write_round_hands(rng, simulator, event, tables, seats, in_play)
     return event
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from core.selectors import standings_after
-from scoring.models import Hand, HandScore, Penalty
+from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty
 from tournaments.models import Event
 
 STANDINGS_COLUMNS = (
@@ -23,12 +23,7 @@ STANDINGS_COLUMNS = (
     "player",
     "club",
     "country",
-    "points",
-    "table_points",
-    "sets_played",
-    "hands_won",
-    "penalty_points",
-    "best_set",
+    *STANDING_FIGURES,
     "movement",
     "status",
 )
@@ -85,12 +80,8 @@ def standings_rows(event: Event, number: int | None = None) -> list[dict[str, An
             "player": row.player.name,
             "club": row.club,
             "country": row.country,
-            "points": row.points,
+            **{name: getattr(row, name) for name in STANDING_FIGURES},
             "table_points": f"{row.table_points:.2f}",
-            "sets_played": row.sets_played,
-            "hands_won": row.hands_won,
-            "penalty_points": row.penalty_points,
-            "best_set": row.best_set,
             "movement": row.movement,
             "status": row.status,
         }

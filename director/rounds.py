@@ -106,40 +106,48 @@ def reseat_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-@login_required
-@require_POST
-def swap_players(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def seating_change(
+    request: HttpRequest, slug: str, number: int, form_class: type, change: Callable
+) -> HttpResponse:
+    """Read a swap or move form; `change(round, data)` calls the service and says what
+    was done."""
     round_ = director_round(request, slug, number)
-    form = SwapForm(request.POST, event=round_.event)
+    form = form_class(request.POST, event=round_.event)
     url = dashboard_url(round_.event)
     if not form.is_valid():
         return invalid_form(request, form, url)
-    first, second = form.cleaned_data["first"], form.cleaned_data["second"]
-    return act(
-        request,
-        f"{first.player.name} and {second.player.name} have swapped places.",
-        lambda: services.swap_players(round=round_, first=first, second=second, by=request.user),
-        url,
-    )
+    done, call = change(round_, form.cleaned_data)
+    return act(request, done, call, url)
+
+
+@login_required
+@require_POST
+def swap_players(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def change(round_: Round, data: dict[str, Any]) -> tuple[str, Callable]:
+        first, second = data["first"], data["second"]
+        return (
+            f"{first.player.name} and {second.player.name} have swapped places.",
+            lambda: services.swap_players(
+                round=round_, first=first, second=second, by=request.user
+            ),
+        )
+
+    return seating_change(request, slug, number, SwapForm, change)
 
 
 @login_required
 @require_POST
 def move_player(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = director_round(request, slug, number)
-    form = MoveForm(request.POST, event=round_.event)
-    url = dashboard_url(round_.event)
-    if not form.is_valid():
-        return invalid_form(request, form, url)
-    entry, table_number = form.cleaned_data["player"], form.cleaned_data["table"]
-    return act(
-        request,
-        f"{entry.player.name} moved to table {table_number}.",
-        lambda: services.move_player(
-            round=round_, entry=entry, table_number=table_number, by=request.user
-        ),
-        url,
-    )
+    def change(round_: Round, data: dict[str, Any]) -> tuple[str, Callable]:
+        entry, table_number = data["player"], data["table"]
+        return (
+            f"{entry.player.name} moved to table {table_number}.",
+            lambda: services.move_player(
+                round=round_, entry=entry, table_number=table_number, by=request.user
+            ),
+        )
+
+    return seating_change(request, slug, number, MoveForm, change)
 
 
 @login_required

@@ -133,10 +133,22 @@ class Penalty(models.Model):
         return f"{self.get_kind_display()} {self.points} on {self.seat}"
 
 
+# What a standing says of its entry's results: the figures the pages, the CSV export
+# and the archive all carry (with the rank, the movement and the status).
+STANDING_FIGURES = (
+    "points",
+    "table_points",
+    "sets_played",
+    "hands_won",
+    "penalty_points",
+    "best_set",
+)
+
+
 class Standing(models.Model):
     """An entry's place after (or, while it is in play, during) a round.
 
-    Rebuilt by `scoring.services.refresh_standings`, never edited by hand.
+    Rebuilt by `core.services.refresh_standings`, never edited by hand.
     """
 
     class Status(models.TextChoices):

@@ -11,9 +11,11 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+import pytest
 from django.contrib.auth import get_user_model
 
 from core import services
+from game import rules
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from tournaments.models import Entry, Event, Player, Round, Seat, Table
 
@@ -215,3 +217,18 @@ def played_event(*, slug: str = "kingston", director=None, **fields) -> Event:
     services.refresh_standings(event=event)
     event.refresh_from_db()
     return event
+
+
+def engine_problems(
+    entry: HandEntry, *, ruleset: str = "jamaica", number: object = 1
+) -> tuple[rules.Problem, ...]:
+    """Everything the rules engine finds wrong with `entry`, at a table of four."""
+    with pytest.raises(rules.HandInvalid) as invalid:
+        rules.score_hand(
+            ruleset=rules.get_ruleset(ruleset),
+            deck=rules.Deck(),
+            number=number,
+            seats=(1, 2, 3, 4),
+            entry=entry,
+        )
+    return invalid.value.problems

@@ -27,7 +27,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from core.services.events import EVENT_FIELDS as EVENT_SETTINGS
-from scoring.models import Hand, HandScore, Penalty, Standing
+from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty, Standing
 from tournaments.models import Entry, Player, Round, Seat, Table
 
 FORMAT = "kalooki-event"
@@ -144,18 +144,7 @@ SECTIONS = (
     Section(
         "standings",
         Standing,
-        (
-            "rank",
-            "points",
-            "table_points",
-            "sets_played",
-            "hands_won",
-            "penalty_points",
-            "best_set",
-            "status",
-            "movement",
-            "tiebreaks",
-        ),
+        ("rank", *STANDING_FIGURES, "status", "movement", "tiebreaks"),
         refs={"round": "rounds", "entry": "entries"},
         has_ids=False,
     ),

@@ -11,7 +11,7 @@ from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 from django.http import Http404
 
 from core.selectors.access import User, visible_events
-from core.selectors.events import round_with_seating
+from core.selectors.events import round_with_seating, table_of
 from core.selectors.progress import RoundProgress, round_progress, tables_progress
 from core.selectors.standings import Standings, standings_after
 from game import rules
@@ -148,14 +148,8 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
 def public_table(event: Event, round_number: int, table_number: int) -> Table:
     """A table of a public round of this event: one query."""
     check_round(event, round_number)
-    table = (
-        Table.objects.filter(round__event=event, round__number=round_number, number=table_number)
-        .select_related("round")
-        .first()
-    )
-    if table is None:
-        raise Http404("No such table.")
-    table.round.event = event  # the caller's event, already checked
+    table = table_of(event, round_number, table_number)
+    table.round.event = event  # the caller's event, with its latest round
     return table
 
 

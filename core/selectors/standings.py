@@ -10,7 +10,7 @@ from django.db.models import Count, F, Q, Sum
 from django.http import Http404
 
 from game import ranking
-from scoring.models import Hand, HandScore, Standing
+from scoring.models import STANDING_FIGURES, Hand, HandScore, Standing
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Round, Seat
 
 # --- What a rebuild ranks --------------------------------------------------------------
@@ -160,12 +160,7 @@ ROW_FIELDS = (
     "entry__player__name",
     "entry__player__club",
     "entry__player__country",
-    "points",
-    "table_points",
-    "sets_played",
-    "hands_won",
-    "penalty_points",
-    "best_set",
+    *STANDING_FIGURES,
     "movement",
     "status",
 )
@@ -186,6 +181,22 @@ def standings_after(event: Event, number: int | None = None) -> Standings:
     return found
 
 
+def standing_row(values: tuple) -> StandingRow:
+    """A row of `ROW_FIELDS` values as a StandingRow."""
+    rank, player_id, name, club, country, *figures, movement, status = values
+    figure = dict(zip(STANDING_FIGURES, figures, strict=True))
+    figure["table_points"] = float(figure["table_points"])
+    return StandingRow(
+        rank=rank,
+        player=PlayerRef(player_id, name),
+        club=club,
+        country=str(country or ""),
+        movement=movement,
+        status=status,
+        **figure,
+    )
+
+
 def build_standings(event: Event, number: int | None) -> Standings:
     """2 queries: the round, then its rows as plain values."""
     round_ = standings_round(event, number)
@@ -200,35 +211,5 @@ def build_standings(event: Event, number: int | None) -> Standings:
         round=round_.number if round_ else None,
         round_closed=closed,
         final=closed and round_.number >= event.rounds_planned,
-        rows=tuple(
-            StandingRow(
-                rank=rank,
-                player=PlayerRef(player_id, name),
-                club=club,
-                country=str(country or ""),
-                points=points,
-                table_points=float(table_points),
-                sets_played=sets_played,
-                hands_won=hands_won,
-                penalty_points=penalty_points,
-                best_set=best_set,
-                movement=movement,
-                status=status,
-            )
-            for (
-                rank,
-                player_id,
-                name,
-                club,
-                country,
-                points,
-                table_points,
-                sets_played,
-                hands_won,
-                penalty_points,
-                best_set,
-                movement,
-                status,
-            ) in rows
-        ),
+        rows=tuple(standing_row(values) for values in rows),
     )

@@ -81,7 +81,18 @@ def seat_round(*, round_id: int) -> Round:
         round_.quality = {"error": str(error)}
         round_.save(update_fields=["status", "quality"])
         return round_
-    tables = Table.objects.bulk_create([Table(round=round_, number=t.number) for t in plan.tables])
+    store_plan(round_, plan.tables, reason="seated")
+    round_.status = Round.Status.DRAFT
+    round_.quality = plan.quality.as_dict()
+    round_.save(update_fields=["status", "quality"])
+    return round_
+
+
+def store_plan(
+    round_: Round, plan: tuple[seating.TablePlan, ...], *, reason: str
+) -> tuple[list[Table], list[Seat]]:
+    """Write a seating plan as the round's tables and seats (with history)."""
+    tables = Table.objects.bulk_create([Table(round=round_, number=t.number) for t in plan])
     seats = [
         Seat(
             table=table,
@@ -90,14 +101,11 @@ def seat_round(*, round_id: int) -> Round:
             position=position,
             first_dealer=position == planned.dealer,
         )
-        for table, planned in zip(tables, plan.tables, strict=True)
+        for table, planned in zip(tables, plan, strict=True)
         for position, entry_id in enumerate(planned.seats, start=1)
     ]
-    bulk_create_with_history(seats, Seat, default_change_reason="seated")
-    round_.status = Round.Status.DRAFT
-    round_.quality = plan.quality.as_dict()
-    round_.save(update_fields=["status", "quality"])
-    return round_
+    seats = bulk_create_with_history(seats, Seat, default_change_reason=reason)
+    return tables, seats
 
 
 def refresh_quality(round_: Round) -> None:

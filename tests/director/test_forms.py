@@ -8,6 +8,7 @@ from django.core.exceptions import BadRequest
 
 from director.sheet_form import HandRowForm, director_problem
 from game import rules
+from tests.fixtures import engine_problems
 
 
 def form(**data) -> HandRowForm:
@@ -68,21 +69,8 @@ def test_the_version_is_a_whole_number_or_nothing():
         form(version="3; drop table")
 
 
-def problems_of(entry: rules.HandEntry, *, ruleset: str = "jamaica", number: object = 1):
-    """What the engine finds wrong with `entry` at a table of four."""
-    with pytest.raises(rules.HandInvalid) as invalid:
-        rules.score_hand(
-            ruleset=rules.get_ruleset(ruleset),
-            deck=rules.Deck(),
-            number=number,
-            seats=(1, 2, 3, 4),
-            entry=entry,
-        )
-    return invalid.value.problems
-
-
 def worded(entry: rules.HandEntry, **where) -> list:
-    return [director_problem(p, entry.went_out) for p in problems_of(entry, **where)]
+    return [director_problem(p, entry.went_out) for p in engine_problems(entry, **where)]
 
 
 def scores(*points, went_out=None) -> rules.HandEntry:
@@ -97,7 +85,7 @@ def test_zero_points_names_who_went_out():
     assert problem.text == "Seat 3 shows 0 points, but seat 2 went out."
     (problem,) = [
         director_problem(p, None)
-        for p in problems_of(scores(5, 0, 0, 7, went_out=2))
+        for p in engine_problems(scores(5, 0, 0, 7, went_out=2))
         if p.code == "zero_points"
     ]
     assert problem.text == "Seat 3 shows 0 points, but only the player who went out scores 0."

@@ -8,7 +8,7 @@ import pytest
 
 from director.sheet_form import WORDING, director_problem
 from game import rules
-from tests.fixtures import make_world
+from tests.fixtures import engine_problems, make_world
 from tests.html import HTMX, Page, signed_in
 
 S, P, H = rules.SeatEntry, rules.PenaltyEntry, rules.HandEntry
@@ -261,16 +261,9 @@ CASES: dict[str, tuple[str, object, rules.HandEntry, dict | None]] = {
 
 def raised(code: str) -> rules.Problem:
     ruleset, number, entry, _ = CASES[code]
-    with pytest.raises(rules.HandInvalid) as invalid:
-        rules.score_hand(
-            ruleset=rules.get_ruleset(ruleset),
-            deck=rules.Deck(),
-            number=number,
-            seats=(1, 2, 3, 4),
-            entry=entry,
-        )
-    found = [p for p in invalid.value.problems if p.code == code]
-    assert found, f"{code} not raised: {[p.code for p in invalid.value.problems]}"
+    problems = engine_problems(entry, ruleset=ruleset, number=number)
+    found = [p for p in problems if p.code == code]
+    assert found, f"{code} not raised: {[p.code for p in problems]}"
     return found[0]
 
 

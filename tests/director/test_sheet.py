@@ -15,18 +15,8 @@ pytestmark = pytest.mark.django_db
 HAND_1 = row(seat1=23, seat2=0, seat3="JK AS 10H 7D", seat4=41, went_out=2)
 
 
-@pytest.fixture
-def w():
-    return make_world()
-
-
-@pytest.fixture
-def alice(w):
-    return signed_in(w.alice)
-
-
-def test_the_sheet_shows_hands_down_and_seats_across(w, alice):
-    page = Page(alice.get(w.sheet_url()).content)
+def test_the_sheet_shows_hands_down_and_seats_across(w, director):
+    page = Page(director.get(w.sheet_url()).content)
     for hand, dealt, contract in [
         (1, 9, "three threes"),
         (4, 12, "three fours"),
@@ -43,9 +33,9 @@ def test_the_sheet_shows_hands_down_and_seats_across(w, alice):
     assert page.text("sheet-progress") == "0 of 9 hands entered"
 
 
-def test_the_cursor_starts_on_the_first_hand_still_to_enter(w, alice):
-    alice.post(w.hand_url(1), HAND_1, **HTMX)
-    page = Page(alice.get(w.sheet_url()).content)
+def test_the_cursor_starts_on_the_first_hand_still_to_enter(w, director):
+    director.post(w.hand_url(1), HAND_1, **HTMX)
+    page = Page(director.get(w.sheet_url()).content)
     assert "autofocus" in page.field(2, "seat1")["attrs"]
     assert "autofocus" not in page.field(1, "seat1")["attrs"]
 
@@ -59,8 +49,8 @@ def test_a_trinidad_sheet_has_seven_hands_a_challenge_and_no_down_and_out():
     assert '<option value="challenge">Challenge</option>' in body
 
 
-def test_saving_a_row_records_the_hand_and_answers_the_row_and_totals(w, alice):
-    response = alice.post(w.hand_url(1), HAND_1, **HTMX)
+def test_saving_a_row_records_the_hand_and_answers_the_row_and_totals(w, director):
+    response = director.post(w.hand_url(1), HAND_1, **HTMX)
     assert response.status_code == 200
     hand = Hand.objects.get(table=w.table, number=1)
     assert (hand.went_out.position, hand.version, hand.recorded_by) == (2, 1, w.alice)
@@ -81,10 +71,10 @@ def test_saving_a_row_records_the_hand_and_answers_the_row_and_totals(w, alice):
     )
 
 
-def test_running_totals_add_up_hand_by_hand(w, alice):
-    alice.post(w.hand_url(1), HAND_1, **HTMX)
+def test_running_totals_add_up_hand_by_hand(w, director):
+    director.post(w.hand_url(1), HAND_1, **HTMX)
     second = row(seat1=10, seat2=5, seat3=0, seat4=7, went_out=3, version=0)
-    page = Page(alice.post(w.hand_url(2), second, **HTMX).content)
+    page = Page(director.post(w.hand_url(2), second, **HTMX).content)
     assert page.text("run-2-1") == "running total 33"
     assert page.text("run-2-3") == "running total 82"
     # Every other row's running totals come along out of band.
@@ -93,35 +83,35 @@ def test_running_totals_add_up_hand_by_hand(w, alice):
     assert page.text("total-4") == "Seat 4 total 48"
 
 
-def test_correcting_an_early_hand_updates_the_later_running_totals(w, alice):
-    alice.post(w.hand_url(1), HAND_1, **HTMX)
-    alice.post(w.hand_url(2), row(seat1=10, seat2=5, seat3=0, seat4=7, went_out=3), **HTMX)
+def test_correcting_an_early_hand_updates_the_later_running_totals(w, director):
+    director.post(w.hand_url(1), HAND_1, **HTMX)
+    director.post(w.hand_url(2), row(seat1=10, seat2=5, seat3=0, seat4=7, went_out=3), **HTMX)
     # Only the changed box is typed: everything else is as the row was pre-filled.
-    before = Page(alice.get(w.sheet_url()).content)
+    before = Page(director.get(w.sheet_url()).content)
     edited = {
         name: before.value(1, name)
         for name in ("seat1", "seat2", "seat3", "seat4", "went_out", "version")
     }
     edited["seat1"] = "30"
-    page = Page(alice.post(w.hand_url(1), edited, **HTMX).content)
+    page = Page(director.post(w.hand_url(1), edited, **HTMX).content)
     assert page.value(1, "version") == "2"
     assert page.text("run-2-1") == "running total 40"
     assert page.text("total-1") == "Seat 1 total 40"
     assert HandScore.objects.get(hand__number=1, seat__position=3).cards == "JK AS 10H 7D"
 
 
-def test_a_down_and_out_doubles_the_others_and_says_how(w, alice):
+def test_a_down_and_out_doubles_the_others_and_says_how(w, director):
     data = row(seat1=23, seat2=0, seat3=10, seat4=41, went_out=2, down_and_out="on")
-    page = Page(alice.post(w.hand_url(1), data, **HTMX).content)
+    page = Page(director.post(w.hand_url(1), data, **HTMX).content)
     assert page.value(1, "down_and_out") is True
     assert page.text("h1-s1-calc") == "×2 = 46"
     assert page.text("total-1") == "Seat 1 total 46"
     assert page.text("total-2") == "Seat 2 total 0"
 
 
-def test_an_overcall_adds_the_director_penalty(w, alice):
+def test_an_overcall_adds_the_director_penalty(w, director):
     data = row(seat1=23, seat2=0, seat3=10, seat4=41, went_out=2, p1_seat=4, p1_kind="overcall")
-    page = Page(alice.post(w.hand_url(1), data, **HTMX).content)
+    page = Page(director.post(w.hand_url(1), data, **HTMX).content)
     penalty = Penalty.objects.get()
     assert (penalty.seat.position, penalty.kind, penalty.points, penalty.extra_calls) == (
         4,
@@ -139,7 +129,7 @@ def test_an_overcall_adds_the_director_penalty(w, alice):
     assert (page.value(1, "p2_seat"), page.value(1, "p2_kind")) == ("", "")
 
 
-def test_a_custom_penalty_amount_survives_saving_the_row_again(w, alice):
+def test_a_custom_penalty_amount_survives_saving_the_row_again(w, director):
     from core import services
     from game import rules
 
@@ -152,23 +142,23 @@ def test_a_custom_penalty_amount_survives_saving_the_row_again(w, alice):
             penalties=(rules.PenaltyEntry(seat=3, kind="false_laydown", points=250),),
         ),
     )
-    page = Page(alice.get(w.sheet_url()).content)
+    page = Page(director.get(w.sheet_url()).content)
     assert page.value(1, "p1_points") == "250"
     data = {k: page.value(1, k) for k in ("seat1", "seat2", "seat3", "seat4", "went_out")}
     data.update(version=page.value(1, "version"), p1_seat="3", p1_kind="false_laydown")
     data.update(p1_points="250", seat4="6")
-    assert alice.post(w.hand_url(1), data, **HTMX).status_code == 200
+    assert director.post(w.hand_url(1), data, **HTMX).status_code == 200
     assert Penalty.objects.get().points == 250
 
 
-def test_a_redeal_is_kept_and_the_row_waits_for_the_new_deal(w, alice):
-    page = Page(alice.post(w.hand_url(3), row(redeal="on"), **HTMX).content)
+def test_a_redeal_is_kept_and_the_row_waits_for_the_new_deal(w, director):
+    page = Page(director.post(w.hand_url(3), row(redeal="on"), **HTMX).content)
     assert "redealt" in page.text("hand-3")
     assert page.value(3, "redeal") is False
     assert page.value(3, "version") == "1"
     assert page.text("sheet-progress") == "0 of 9 hands entered"
     data = row(seat1=5, seat2=0, seat3=7, seat4=9, went_out=2, version=1)
-    page = Page(alice.post(w.hand_url(3), data, **HTMX).content)
+    page = Page(director.post(w.hand_url(3), data, **HTMX).content)
     assert list(Hand.objects.filter(number=3).values_list("attempt", "outcome")) == [
         (1, "redeal"),
         (2, "scored"),
@@ -181,11 +171,11 @@ def test_a_player_who_left_mid_round_has_no_box_in_later_hands():
     round_ = make_round(event, table_sizes=(5,), entries=make_entries(event, 5))
     from tests.fixtures import make_user
 
-    alice = make_user("alice")
-    event.directors.add(alice)
+    director = make_user("alice")
+    event.directors.add(director)
     table = round_.tables.get()
     Seat.objects.filter(table=table, position=5).update(left_after_hand=2)
-    client = signed_in(alice)
+    client = signed_in(director)
     url = "/director/mandeville/rounds/1/tables/1/"
     page = Page(client.get(url).content)
     assert ("hand-2-form", "seat5") in page.fields
@@ -196,42 +186,42 @@ def test_a_player_who_left_mid_round_has_no_box_in_later_hands():
     assert HandScore.objects.filter(hand__number=3).count() == 4
 
 
-def test_without_htmx_a_save_redirects_back_to_the_row(w, alice):
-    response = alice.post(w.hand_url(1), HAND_1)
+def test_without_htmx_a_save_redirects_back_to_the_row(w, director):
+    response = director.post(w.hand_url(1), HAND_1)
     assert response.status_code == 302
     assert response["Location"] == w.sheet_url() + "#hand-1"
-    body = alice.get(w.sheet_url()).content
+    body = director.get(w.sheet_url()).content
     assert Page(body).value(1, "seat1") == "23"
     assert "Hand 1 saved." in body.decode()
 
 
-def test_without_htmx_a_refused_save_shows_the_whole_sheet_with_the_problem(w, alice):
+def test_without_htmx_a_refused_save_shows_the_whole_sheet_with_the_problem(w, director):
     data = row(seat1=23, seat2=0, seat3=0, seat4=41, went_out=2)
-    response = alice.post(w.hand_url(1), data)
+    response = director.post(w.hand_url(1), data)
     assert response.status_code == 400
     page = Page(response.content)
     assert page.problems(1) == ["Seat 3 shows 0 points, but seat 2 went out."]
     assert page.has("hand-9")
 
 
-def test_getting_a_row_answers_it_as_stored(w, alice):
-    alice.post(w.hand_url(1), HAND_1, **HTMX)
-    page = Page(alice.get(w.hand_url(1), **HTMX).content)
+def test_getting_a_row_answers_it_as_stored(w, director):
+    director.post(w.hand_url(1), HAND_1, **HTMX)
+    page = Page(director.get(w.hand_url(1), **HTMX).content)
     assert page.attrs("hand-1")["data-state"] == "recorded"
     assert page.value(1, "seat4") == "41"
-    assert alice.get(w.hand_url(1)).status_code == 302
+    assert director.get(w.hand_url(1)).status_code == 302
 
 
-def test_a_hand_that_the_set_does_not_have_is_not_found(w, alice):
-    assert alice.post(w.hand_url(10), HAND_1, **HTMX).status_code == 404
-    assert alice.get(w.url("rounds/1/tables/9/")).status_code == 404
+def test_a_hand_that_the_set_does_not_have_is_not_found(w, director):
+    assert director.post(w.hand_url(10), HAND_1, **HTMX).status_code == 404
+    assert director.get(w.url("rounds/1/tables/9/")).status_code == 404
 
 
-def test_a_closed_round_shows_its_sheet_read_only(w, alice):
-    alice.post(w.hand_url(1), HAND_1, **HTMX)
+def test_a_closed_round_shows_its_sheet_read_only(w, director):
+    director.post(w.hand_url(1), HAND_1, **HTMX)
     w.round.status = "closed"
     w.round.save()
-    page = Page(alice.get(w.sheet_url()).content)
+    page = Page(director.get(w.sheet_url()).content)
     assert "disabled" in page.field(1, "seat1")["attrs"]
     assert "Round 1 is closed" in page.text("read-only")
 

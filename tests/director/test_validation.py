@@ -7,22 +7,11 @@ import pytest
 
 from core import services
 from scoring.models import Hand, HandScore
-from tests.fixtures import make_world
 from tests.html import HTMX, Page, row, signed_in
 
 pytestmark = pytest.mark.django_db
 
 GOOD = dict(seat1=23, seat2=0, seat3=15, seat4=41, went_out=2)
-
-
-@pytest.fixture
-def w():
-    return make_world()
-
-
-@pytest.fixture
-def alice(w):
-    return signed_in(w.alice)
 
 
 def refused(client, w, status=400, hand=1, **fields):
@@ -101,16 +90,16 @@ def refused(client, w, status=400, hand=1, **fields):
         "negative",
     ],
 )
-def test_each_problem_is_told_in_the_directors_words(w, alice, fields, message):
-    page = refused(alice, w, **fields)
+def test_each_problem_is_told_in_the_directors_words(w, director, fields, message):
+    page = refused(director, w, **fields)
     assert message in page.problems(1)
     assert page.attrs("hand-1")["data-state"] == "error"
 
 
-def test_everything_typed_stays_in_the_form(w, alice):
+def test_everything_typed_stays_in_the_form(w, director):
     fields = dict(GOOD, seat3="JK JK JK JK JK", down_and_out="on", p1_seat=4, p1_kind="overcall")
     fields["p1_calls"] = "2"
-    page = refused(alice, w, **fields)
+    page = refused(director, w, **fields)
     assert page.problems(1) == [
         "The JK appears 5 times at the table (seat 3), but the deck holds only 4."
     ]
@@ -125,8 +114,8 @@ def test_everything_typed_stays_in_the_form(w, alice):
     assert page.value(1, "version") == "0"
 
 
-def test_the_box_at_fault_is_marked_and_described(w, alice):
-    page = refused(alice, w, **dict(GOOD, seat3=0))
+def test_the_box_at_fault_is_marked_and_described(w, director):
+    page = refused(director, w, **dict(GOOD, seat3=0))
     box = page.field(1, "seat3")["attrs"]
     assert box["aria-invalid"] == "true"
     assert "hand-1-problems" in box["aria-describedby"]
@@ -134,23 +123,23 @@ def test_the_box_at_fault_is_marked_and_described(w, alice):
     assert page.attrs("hand-1-problems")["role"] == "alert"
 
 
-def test_several_problems_are_told_together(w, alice):
-    page = refused(alice, w, **dict(GOOD, seat3=0, seat4=""))
+def test_several_problems_are_told_together(w, director):
+    page = refused(director, w, **dict(GOOD, seat3=0, seat4=""))
     assert page.problems(1) == [
         "Seat 3 shows 0 points, but seat 2 went out.",
         "Seat 4: enter the points or the cards left in hand.",
     ]
 
 
-def test_a_stale_edit_is_refused_never_overwriting(w, alice):
-    alice.post(w.hand_url(1), row(**GOOD), **HTMX)
+def test_a_stale_edit_is_refused_never_overwriting(w, director):
+    director.post(w.hand_url(1), row(**GOOD), **HTMX)
     # Root corrects the hand meanwhile (version 1 -> 2) ...
     root = signed_in(w.root)
     assert (
         root.post(w.hand_url(1), row(**dict(GOOD, seat1=30), version=1), **HTMX).status_code == 200
     )
-    # ... while alice's page still holds version 1.
-    response = alice.post(w.hand_url(1), row(**dict(GOOD, seat1=99), version=1), **HTMX)
+    # ... while director's page still holds version 1.
+    response = director.post(w.hand_url(1), row(**dict(GOOD, seat1=99), version=1), **HTMX)
     assert response.status_code == 412
     page = Page(response.content)
     assert page.problems(1) == [
@@ -158,34 +147,34 @@ def test_a_stale_edit_is_refused_never_overwriting(w, alice):
         "Show the saved hand, then enter your change again."
     ]
     assert page.attrs("hand-1")["data-state"] == "stale"
-    assert page.value(1, "seat1") == "99"  # what alice typed is still there ...
+    assert page.value(1, "seat1") == "99"  # what director typed is still there ...
     assert page.value(1, "version") == "1"  # ... and saving it again is refused again
     assert HandScore.objects.get(seat__position=1).card_points == 30
     assert 'hx-get="/director/kingston/rounds/1/tables/1/hands/1/"' in response.content.decode()
 
 
-def test_a_new_hand_someone_else_entered_meanwhile_is_not_overwritten(w, alice):
+def test_a_new_hand_someone_else_entered_meanwhile_is_not_overwritten(w, director):
     signed_in(w.root).post(w.hand_url(1), row(**GOOD), **HTMX)
-    response = alice.post(w.hand_url(1), row(**dict(GOOD, seat1=7)), **HTMX)  # version 0
+    response = director.post(w.hand_url(1), row(**dict(GOOD, seat1=7)), **HTMX)  # version 0
     assert response.status_code == 412
     assert HandScore.objects.get(seat__position=1).card_points == 23
 
 
-def test_a_locked_table_refuses_a_save(w, alice):
+def test_a_locked_table_refuses_a_save(w, director):
     services.lock_table(table=w.table)
-    page = refused(alice, w, status=409, **GOOD)
+    page = refused(director, w, status=409, **GOOD)
     assert page.problems(1) == ["Table 1 is locked; unlock it to change its hands."]
 
 
-def test_a_round_not_yet_published_refuses_a_save(w, alice):
+def test_a_round_not_yet_published_refuses_a_save(w, director):
     w.round.status = "draft"
     w.round.save()
-    page = refused(alice, w, status=409, **GOOD)
+    page = refused(director, w, status=409, **GOOD)
     assert page.problems(1) == ["Round 1 is not published yet; publish the seating first."]
 
 
-def test_a_version_that_is_not_a_number_is_a_bad_request(w, alice):
+def test_a_version_that_is_not_a_number_is_a_bad_request(w, director):
     data = row(**GOOD)
     data["version"] = "two"
-    assert alice.post(w.hand_url(1), data, **HTMX).status_code == 400
+    assert director.post(w.hand_url(1), data, **HTMX).status_code == 400
     assert not Hand.objects.exists()
