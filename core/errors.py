@@ -52,3 +52,27 @@ class HandRejected(InvalidInput):
     def __init__(self, invalid):
         self.problems = invalid.problems
         super().__init__(invalid.by_field())
+
+
+class Forbidden(ServiceError):
+    """The caller may not do this (a player's code that does not open this table, a
+    player acting where only directors may): 403."""
+
+    status_code = 403
+
+
+class Missing(ServiceError):
+    """What the request acts on does not exist (no hand waiting for confirmation): 404."""
+
+    status_code = 404
+
+
+class TooManyAttempts(ServiceError):
+    """Too many wrong tries from one client: 429, and every try is refused until
+    `retry_after` seconds have passed."""
+
+    status_code = 429
+
+    def __init__(self, errors, *, field: str = NON_FIELD, retry_after: int = 60):
+        self.retry_after = retry_after
+        super().__init__(errors, field=field)

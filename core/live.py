@@ -4,11 +4,13 @@ Every standings rebuild grows `Event.standings_version` and announces it here on
 commits; a live page polls with the version it shows and, while the cache holds the
 same version for a public event, is answered from that one cache hit without a query.
 The rebuild (a service) writes this key and the public pages read it: this module is
-the contract between them.
+the contract between them. So is a table's entry stamp, which the services that change
+a table's hands or players' entries replace, and the players' entry page follows.
 """
 
 from __future__ import annotations
 
+import secrets
 from functools import partial
 
 from django.core.cache import cache
@@ -48,6 +50,22 @@ def remember_version(event: Event) -> None:
         cached = cache.get(key)
         if cached is not None and (cached[0] < value[0] or cached[1] != value[1]):
             cache.set(key, value, REMEMBERED_TTL)
+
+
+def table_key(table_id: int) -> str:
+    return f"{PREFIX}:table-entry:{table_id}"
+
+
+def touch_table(table_id: int) -> None:
+    """Tell the players' entry page of a table that its hands or entries changed, once
+    this transaction commits: the page polls with the stamp it shows."""
+    transaction.on_commit(
+        partial(cache.set, table_key(table_id), secrets.token_hex(4), ANNOUNCED_TTL)
+    )
+
+
+def table_stamp(table_id: int) -> str | None:
+    return cache.get(table_key(table_id))
 
 
 def unchanged(slug: str, version: int | None) -> bool:

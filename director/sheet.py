@@ -21,16 +21,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core import selectors, services
 from core.errors import HandRejected, InvalidInput, ServiceError, StaleVersion, StateConflict
 from core.selectors import TableSheet
-from director.common import director_table, is_htmx, read_only_reason
-from director.sheet_form import (
+from core.sheet_form import (
     PENALTY_LABELS,
     HandRowForm,
     PenaltySlot,
     RowProblem,
     RowVerdict,
-    director_problem,
     service_problems,
+    sheet_problem,
 )
+from director.common import director_table, is_htmx, read_only_reason
 from game import rules
 from tournaments.models import Round, Table
 
@@ -312,7 +312,7 @@ def refused(error: ServiceError, form: HandRowForm, table: Table, number: int) -
         return RowVerdict(problems=[RowProblem(text, "version")], stale=True)
     if isinstance(error, HandRejected):
         went_out = form.went_out_seat
-        return RowVerdict(problems=[director_problem(p, went_out) for p in error.problems])
+        return RowVerdict(problems=[sheet_problem(p, went_out) for p in error.problems])
     return RowVerdict(problems=service_problems(error.errors))
 
 

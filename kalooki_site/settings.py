@@ -157,6 +157,11 @@ WHITENOISE_AUTOREFRESH = DEBUG
 SITE_URL = os.environ.get("SITE_URL", "")
 PAPER_SIZE = os.environ.get("PAPER_SIZE", "letter")
 
+# Players' codes (entry at the table): how many wrong codes one client may try within
+# the window (seconds) before every try from it is refused until the window ends.
+TABLE_CODE_ATTEMPTS = envint("TABLE_CODE_ATTEMPTS", 10)
+TABLE_CODE_WINDOW = envint("TABLE_CODE_WINDOW", 600)
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/director/"
 

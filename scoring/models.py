@@ -133,6 +133,76 @@ class Penalty(models.Model):
         return f"{self.get_kind_display()} {self.points} on {self.seat}"
 
 
+class Proposal(models.Model):
+    """A hand as a player at the table entered it, waiting for another player there to
+    confirm it (then it is recorded through `core.services.record_hand`, as if a
+    director had sent it) or to dispute it (the director decides).
+
+    Every proposal is kept, with its history: a later one for the same hand replaces
+    it, and a director's entry for the hand overrules it. At most one is open (pending
+    or disputed) per hand at a table.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Waiting for confirmation"
+        DISPUTED = "disputed", "Disputed"
+        RECORDED = "recorded", "Confirmed and recorded"
+        REPLACED = "replaced", "Replaced by a later entry"
+        OVERRULED = "overruled", "Overruled by a director's entry"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="proposals")
+    number = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    # The hand as entered, in the API's shape (`core.selectors.proposals.entry_document`).
+    entry = models.JSONField()
+    # The hand's version it was entered against (0: not recorded yet).
+    base_version = models.PositiveIntegerField(default=0)
+    # Who entered, confirmed or disputed it: the player, and their seat at the time.
+    entered_by = models.ForeignKey(Entry, on_delete=models.RESTRICT, related_name="+")
+    entered_seat = models.PositiveSmallIntegerField()
+    confirmed_by = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
+    )
+    confirmed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    disputed_by = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.RESTRICT, related_name="+"
+    )
+    disputed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The disputing player's own version of the hand, when they gave one.
+    alternative = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    OPEN = (State.PENDING, State.DISPUTED)
+
+    class Meta:
+        ordering = ["table", "number", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"],
+                condition=Q(state__in=["pending", "disputed"]),
+                name="proposal_one_open_per_hand",
+            ),
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "disputed", "recorded", "replaced", "overruled"]),
+                name="proposal_state",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="proposal_number_positive"),
+            models.CheckConstraint(
+                condition=~Q(state="recorded") | Q(confirmed_by__isnull=False),
+                name="proposal_recorded_was_confirmed",
+            ),
+            models.CheckConstraint(
+                condition=~Q(state="disputed") | Q(disputed_by__isnull=False),
+                name="proposal_disputed_by_someone",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} hand {self.number}: {self.get_state_display().lower()}"
+
+
 # What a standing says of its entry's results: the figures the pages, the CSV export
 # and the archive all carry (with the rank, the movement and the status).
 STANDING_FIGURES = (

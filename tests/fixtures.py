@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from core import services
 from game import rules
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
-from tournaments.models import Entry, Event, Player, Round, Seat, Table
+from tournaments.models import Entry, Event, Player, PlayerCode, Round, Seat, Table
 
 _counter = itertools.count(1)
 
@@ -232,3 +232,17 @@ def engine_problems(
             entry=entry,
         )
     return invalid.value.problems
+
+
+# --- Entry at the table ---------------------------------------------------------------
+
+
+def codes_of(round_: Round) -> dict[tuple[int, int], str]:
+    """Each seated player's code in `round_` by (table, seat), issued now if need be
+    (a round built by `make_round` skips publishing, which issues them)."""
+    services.issue_codes(round=round_)
+    codes = dict(PlayerCode.objects.filter(round=round_).values_list("entry_id", "code"))
+    return {
+        (seat.table.number, seat.position): codes[seat.entry_id]
+        for seat in Seat.objects.filter(round=round_).select_related("table")
+    }

@@ -75,6 +75,11 @@ class OddTables(models.TextChoices):
     THREES = "threes", "Tables of three"
 
 
+class TableEntry(models.TextChoices):
+    DIRECTORS = "directors", "Directors only"
+    PLAYERS = "players", "Players, confirmed by an opponent"
+
+
 class EventStatus(models.TextChoices):
     DRAFT = "draft", "Draft"
     REGISTRATION = "registration", "Registration"
@@ -88,6 +93,7 @@ class Event(models.Model):
     Seating = SeatingPolicy
     OddTables = OddTables
     Status = EventStatus
+    TableEntry = TableEntry
 
     slug = models.SlugField(max_length=80, unique=True)
     name = models.CharField(max_length=200)
@@ -123,6 +129,11 @@ class Event(models.Model):
     odd_tables = models.CharField(max_length=8, choices=OddTables.choices, default=OddTables.FIVES)
     public = models.BooleanField(default=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    # Who enters the hands: the directors only, or the players at each table (a hand
+    # is recorded once another player there confirms it).
+    table_entry = models.CharField(
+        max_length=10, choices=TableEntry.choices, default=TableEntry.DIRECTORS
+    )
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="directed_events"
     )
@@ -156,6 +167,9 @@ class Event(models.Model):
             models.CheckConstraint(condition=Q(ruleset__in=Ruleset.values), name="event_ruleset"),
             models.CheckConstraint(condition=Q(format__in=EventFormat.values), name="event_format"),
             models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status"),
+            models.CheckConstraint(
+                condition=Q(table_entry__in=TableEntry.values), name="event_table_entry"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -305,3 +319,24 @@ class Seat(models.Model):
             or not isinstance(number, int)
             or number <= self.left_after_hand
         )
+
+
+class PlayerCode(models.Model):
+    """A seated player's personal code for one round: it lets them enter and confirm
+    their own table's hands (`core.services.proposals`). Directors see and print it;
+    the public never does."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="codes")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="codes")
+    code = models.CharField(max_length=16)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "entry"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="code_one_per_player"),
+            models.UniqueConstraint(fields=["round", "code"], name="code_unique_in_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry.player} in {self.round}"

@@ -23,6 +23,7 @@ from core.selectors.boards import (
     public_table,
     round_board,
 )
+from core.selectors.codes import SeatCode, TableCodes, round_codes, seat_for_code, seat_with_code
 from core.selectors.events import (
     entries_of,
     players,
@@ -45,15 +46,29 @@ from core.selectors.hands import (
 )
 from core.selectors.history import HistoryEntry, hand_history
 from core.selectors.progress import RoundProgress, TableProgress, round_progress, tables_progress
+from core.selectors.proposals import (
+    ProposalView,
+    TableEntries,
+    entry_counts,
+    entry_document,
+    latest_proposal,
+    open_proposals,
+    proposal_history,
+    round_entries,
+)
 from core.selectors.standings import StandingRow, Standings, standings_after, standings_round
 
 __all__ = [
     "Board",
     "HandView",
     "HistoryEntry",
+    "ProposalView",
     "RoundProgress",
+    "SeatCode",
     "StandingRow",
     "Standings",
+    "TableCodes",
+    "TableEntries",
     "TableProgress",
     "TableSheet",
     "User",
@@ -65,23 +80,32 @@ __all__ = [
     "directed_event",
     "directed_events",
     "entries_of",
+    "entry_counts",
+    "entry_document",
     "event_for",
     "event_has_hands",
     "hand_at",
     "hand_history",
     "hand_version",
+    "latest_proposal",
+    "open_proposals",
     "player_history",
     "players",
+    "proposal_history",
     "playing_seats",
     "public_event",
     "public_event_list",
     "public_table",
     "quality_by_player",
     "round_board",
+    "round_codes",
+    "round_entries",
     "round_of",
     "round_progress",
     "round_with_seating",
     "rounds_of",
+    "seat_for_code",
+    "seat_with_code",
     "standings_after",
     "standings_round",
     "table_count",

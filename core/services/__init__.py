@@ -5,10 +5,17 @@ Modules by subject; the names used across the site are gathered here."""
 
 from __future__ import annotations
 
+from core.services.codes import issue_codes
 from core.services.common import full_clean_or_raise, with_history_user
 from core.services.entries import create_player, register_entry, withdraw_entry
 from core.services.events import EVENT_FIELDS, create_event, update_event
 from core.services.hands import Recorded, delete_hand, record_hand, score_rows
+from core.services.proposals import (
+    confirm_proposal,
+    dispute_proposal,
+    identify_player,
+    propose_hand,
+)
 from core.services.rounds import check_can_start, close_round, publish_round, start_round
 from core.services.seating import (
     MAX_SEED,
@@ -30,12 +37,17 @@ __all__ = [
     "check_can_start",
     "check_table_open",
     "close_round",
+    "confirm_proposal",
     "create_event",
     "create_player",
     "delete_hand",
+    "dispute_proposal",
     "full_clean_or_raise",
+    "identify_player",
+    "issue_codes",
     "lock_table",
     "move_player",
+    "propose_hand",
     "publish_round",
     "queue_standings_refresh",
     "record_hand",

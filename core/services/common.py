@@ -11,9 +11,12 @@ from django.core.exceptions import ValidationError
 from core.errors import InvalidInput
 
 
-def with_history_user(obj: Any, user: AbstractBaseUser | None) -> Any:
-    """Tell django-simple-history who makes the next change to `obj`."""
+def with_history_user(obj: Any, user: AbstractBaseUser | None, reason: str | None = None) -> Any:
+    """Tell django-simple-history who makes the next change to `obj` (and, for a change
+    no signed-in user makes, such as players confirming a hand, why)."""
     obj._history_user = user if user is not None and user.is_authenticated else None
+    if reason is not None:
+        obj._change_reason = reason
     return obj
 
 

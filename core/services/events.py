@@ -34,6 +34,7 @@ EVENT_FIELDS = (
     "public",
     "status",
     "tiebreaks",
+    "table_entry",
 )
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = ("ruleset", "packs", "jokers", "director_penalty")

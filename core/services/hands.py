@@ -3,7 +3,8 @@
 `record_hand` validates through the pure `game.rules`, then writes the hand, its
 scores and penalties in one transaction under a row lock on the table, so two
 directors saving the same table are serialised and the later one, holding a stale
-version, is refused rather than silently overwriting.
+version, is refused rather than silently overwriting. It is also how a hand the
+players entered and confirmed is recorded (`core.services.proposals`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from core.errors import HandRejected, StaleVersion
+from core.live import touch_table
 from core.services.common import with_history_user
 from core.services.standings import queue_standings_refresh
 from core.services.tables import check_table_open
 from game import rules
-from scoring.models import Hand, HandScore, Penalty
+from scoring.models import Hand, HandScore, Penalty, Proposal
 from tournaments.models import Seat, Table
 
 SCORE_FIELDS = ("card_points", "cards", "penalty_points", "score", "sat_out")
@@ -99,25 +101,12 @@ def cards_text(result: rules.SeatResult) -> str:
     return " ".join(str(card) for card in result.cards) if result.cards is not None else ""
 
 
-@transaction.atomic
-def record_hand(
-    *,
-    table: Table,
-    number: int,
-    entry: rules.HandEntry,
-    by: AbstractBaseUser | None = None,
-    expected_version: int | None = None,
-) -> Recorded:
-    """Record hand `number` at `table`, or correct it.
-
-    Re-sending what is already recorded changes nothing. With `expected_version`, the
-    write is refused (StaleVersion) unless the hand is still at that version; 0 means
-    "not recorded yet". A redeal is kept as its own attempt: recording a scored hand
-    after a redeal adds the next attempt. Without `expected_version` a repeated redeal
-    is taken for a resend; to record a second redeal of the same hand, send the version.
-    Needs the table's row lock, which it takes.
-    """
-    table = lock_table_for_write(table)
+def score_entry(
+    table: Table, number: int, entry: rules.HandEntry
+) -> tuple[rules.ScoredHand, dict[int, Seat]]:
+    """`entry` as the rules engine scores it at `table` (HandRejected, naming every
+    problem, when it is not a valid hand there), with the seats that play the hand.
+    `table` comes with its round and event."""
     event = table.round.event
     seats = {
         seat.position: seat for seat in Seat.objects.filter(table=table) if seat.plays_hand(number)
@@ -133,9 +122,49 @@ def record_hand(
         )
     except rules.HandInvalid as invalid:
         raise HandRejected(invalid) from invalid
+    return scored, seats
+
+
+def overrule_proposals(table: Table, number: int, by: AbstractBaseUser | None) -> None:
+    """A director's entry for a hand wins over the players' entries still open for it
+    (kept, with their history, as overruled). Needs the table's row lock."""
+    open_ = Proposal.objects.select_for_update().filter(
+        table=table, number=number, state__in=Proposal.OPEN
+    )
+    for proposal in open_:
+        proposal.state = Proposal.State.OVERRULED
+        with_history_user(proposal, by, "overruled by a director's entry").save()
+
+
+@transaction.atomic
+def record_hand(
+    *,
+    table: Table,
+    number: int,
+    entry: rules.HandEntry,
+    by: AbstractBaseUser | None = None,
+    expected_version: int | None = None,
+    reason: str | None = None,
+) -> Recorded:
+    """Record hand `number` at `table`, or correct it.
+
+    Re-sending what is already recorded changes nothing. With `expected_version`, the
+    write is refused (StaleVersion) unless the hand is still at that version; 0 means
+    "not recorded yet". A redeal is kept as its own attempt: recording a scored hand
+    after a redeal adds the next attempt. Without `expected_version` a repeated redeal
+    is taken for a resend; to record a second redeal of the same hand, send the version.
+    `reason` goes into the history when no signed-in user records it (players who
+    entered and confirmed it). The players' entries still open for the hand are
+    overruled: what is recorded here wins. Needs the table's row lock, which it takes.
+    """
+    table = lock_table_for_write(table)
+    event = table.round.event
+    scored, seats = score_entry(table, number, entry)
 
     attempts = attempts_of(table, number)
     version = check_version(attempts, expected_version)
+    overrule_proposals(table, number, by)
+    touch_table(table.pk)
     latest = attempts[-1] if attempts else None
     if latest is not None and stored_state(latest) == new_state(scored, seats):
         is_resend = scored.outcome == "scored" or expected_version is None
@@ -153,8 +182,8 @@ def record_hand(
     hand.down_and_out = scored.down_and_out
     hand.version = version + 1
     hand.recorded_by = by if by is not None and by.is_authenticated else None
-    with_history_user(hand, by).save()
-    write_rows(hand, scored, seats, by)
+    with_history_user(hand, by, reason).save()
+    write_rows(hand, scored, seats, by, reason)
     queue_standings_refresh(event)
     return Recorded(hand=hand, changed=True)
 
@@ -188,24 +217,30 @@ def score_rows(
     return scores, penalties
 
 
-def sync_rows(existing: dict, wanted: dict, fields: tuple[str, ...], by) -> None:
+def sync_rows(
+    existing: dict, wanted: dict, fields: tuple[str, ...], by, reason: str | None = None
+) -> None:
     """Bring stored rows to the wanted ones, updating in place so each row's history
     shows before -> after; rows no longer wanted are deleted."""
     for key, row in existing.items():
         if key not in wanted:
-            with_history_user(row, by).delete()
+            with_history_user(row, by, reason).delete()
     for key, new in wanted.items():
         row = existing.get(key)
         if row is None:
-            with_history_user(new, by).save()
+            with_history_user(new, by, reason).save()
         elif any(getattr(row, f) != getattr(new, f) for f in fields):
             for f in fields:
                 setattr(row, f, getattr(new, f))
-            with_history_user(row, by).save()
+            with_history_user(row, by, reason).save()
 
 
 def write_rows(
-    hand: Hand, scored: rules.ScoredHand, seats: dict[int, Seat], by: AbstractBaseUser | None
+    hand: Hand,
+    scored: rules.ScoredHand,
+    seats: dict[int, Seat],
+    by: AbstractBaseUser | None,
+    reason: str | None = None,
 ) -> None:
     scores, penalties = score_rows(hand, scored, seats)
     sync_rows(
@@ -213,12 +248,14 @@ def write_rows(
         {s.seat.position: s for s in scores},
         SCORE_FIELDS,
         by,
+        reason,
     )
     sync_rows(
         {(p.seat.position, p.kind): p for p in hand.penalties.select_related("seat")},
         {(p.seat.position, p.kind): p for p in penalties},
         PENALTY_FIELDS,
         by,
+        reason,
     )
 
 
@@ -235,6 +272,8 @@ def delete_hand(
     table = lock_table_for_write(table)
     attempts = attempts_of(table, number)
     check_version(attempts, expected_version)
+    overrule_proposals(table, number, by)
+    touch_table(table.pk)
     for hand in attempts:
         for row in [*hand.scores.all(), *hand.penalties.all()]:
             with_history_user(row, by).delete()

@@ -13,6 +13,7 @@ from core.errors import InvalidInput, StateConflict
 from core.selectors.progress import round_progress
 from core.selectors.seating import contenders_for
 from core.services import background
+from core.services.codes import issue_codes
 from core.services.seating import check_seed
 from core.services.standings import queue_standings_refresh
 from tournaments.models import MAX_SEATS, MIN_SEATS, Event, Round
@@ -119,6 +120,7 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
+    issue_codes(round=round_)  # each seated player's code for entry at the table
     queue_standings_refresh(round_.event)  # the new round's live standings and progress
     return round_
 

@@ -15,6 +15,7 @@ from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import tables_have_hands
 from core.selectors.seating import seating_quality, seating_request
 from core.services import background
+from core.services.codes import issue_codes
 from core.services.common import with_history_user
 from game import seating
 from tournaments.models import MAX_SEATS, MIN_SEATS, Entry, Event, Round, Seat, Table
@@ -109,9 +110,12 @@ def store_plan(
 
 
 def refresh_quality(round_: Round) -> None:
-    """Recompute the quality report after the director changed the seating by hand."""
+    """Recompute the quality report after the director changed the seating by hand
+    (and, in a round in play, give a player seated anew their code)."""
     round_.quality = seating_quality(round_).as_dict()
     round_.save(update_fields=["quality"])
+    if round_.status == Round.Status.PUBLISHED:
+        issue_codes(round=round_)
 
 
 def seating_adjustable(round_: Round, *, hands_recorded: bool) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from director.sheet_form import WORDING, director_problem
+from core.sheet_form import WORDING, sheet_problem
 from game import rules
 from tests.fixtures import engine_problems, make_world
 from tests.html import HTMX, Page, signed_in
@@ -274,7 +274,7 @@ def test_every_code_has_a_case_and_a_wording():
 @pytest.mark.parametrize("code", rules.CODES)
 def test_every_code_is_raised_by_the_engine_and_worded_for_the_sheet(code):
     problem = raised(code)
-    text = director_problem(problem, CASES[code][2].went_out).text
+    text = sheet_problem(problem, CASES[code][2].went_out).text
     assert text[0].isupper() and text.endswith("."), text
     assert "{" not in text and "}" not in text
 
@@ -290,5 +290,5 @@ def test_every_code_a_row_can_carry_shows_on_the_sheet(code):
     response = signed_in(world.alice).post(world.hand_url(1), {"version": "0", **post}, **HTMX)
     assert response.status_code == 400
     shown = Page(response.content).problems(1)
-    expected = director_problem(raised(code), entry.went_out).text
+    expected = sheet_problem(raised(code), entry.went_out).text
     assert expected in shown

@@ -1,5 +1,6 @@
-"""A hand row of the director's table sheet: what was typed, read as the rules engine's
-entry, and the engine's verdict put in the words of someone holding the paper sheet.
+"""A hand row of a table's sheet (the director's, and the players' entry page): what
+was typed, read as the rules engine's entry, and the engine's verdict put in the words
+of someone holding the paper sheet, the same for a director and a player.
 
 No rule of the game is checked here: every value goes to `game.rules` as typed
 (a seat's box holds points or cards), and only the wording of its answers changes.
@@ -134,7 +135,7 @@ class HandRowForm:
         )
 
 
-# --- The engine's answers in a director's words -------------------------------------
+# --- The engine's answers in the words of someone at the sheet -----------------------------
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,7 @@ WORDING: dict[str, Wording] = {
 }
 
 
-def director_problem(problem: rules.Problem, went_out: int | None = None) -> RowProblem:
+def sheet_problem(problem: rules.Problem, went_out: int | None = None) -> RowProblem:
     """One of the engine's findings as the sheet shows it."""
     text = WORDING[problem.code](problem, went_out)
     seats = problem.seats if problem.field in ("scores", "penalties") else ()

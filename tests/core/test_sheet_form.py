@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import BadRequest
 
-from director.sheet_form import HandRowForm, director_problem
+from core.sheet_form import HandRowForm, sheet_problem
 from game import rules
 from tests.fixtures import engine_problems
 
@@ -70,7 +70,7 @@ def test_the_version_is_a_whole_number_or_nothing():
 
 
 def worded(entry: rules.HandEntry, **where) -> list:
-    return [director_problem(p, entry.went_out) for p in engine_problems(entry, **where)]
+    return [sheet_problem(p, entry.went_out) for p in engine_problems(entry, **where)]
 
 
 def scores(*points, went_out=None) -> rules.HandEntry:
@@ -84,7 +84,7 @@ def test_zero_points_names_who_went_out():
     (problem,) = worded(scores(5, 0, 0, 7, went_out=2))[-1:]
     assert problem.text == "Seat 3 shows 0 points, but seat 2 went out."
     (problem,) = [
-        director_problem(p, None)
+        sheet_problem(p, None)
         for p in engine_problems(scores(5, 0, 0, 7, went_out=2))
         if p.code == "zero_points"
     ]

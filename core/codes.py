@@ -1,0 +1,102 @@
+"""Players' personal codes for a round: what they look like, how a typed one is read
+back, and how many wrong ones a client may try.
+
+A code is eight letters from an alphabet without look-alikes (no B, I, L, O, Q, S, U
+or V), drawn with `secrets`: 18**8, about 11 billion codes, of which four open a given
+table. It is printed as ABCD-EFGH and read back whatever the case, spaces or dashes.
+
+Wrong codes are counted per client (its address) in the cache, which every web process
+shares in production (Redis), so the limit holds however many processes serve the
+site: after `TABLE_CODE_ATTEMPTS` wrong codes within `TABLE_CODE_WINDOW` seconds, every
+code from that client is refused until the window ends.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.http import HttpRequest
+from rest_framework.throttling import BaseThrottle
+
+from core.errors import TooManyAttempts
+
+ALPHABET = "ACDEFGHJKMNPRTWXYZ"
+LENGTH = 8
+FIELD = "code"
+NOT_LETTERS = re.compile(r"[^A-Z]")
+PREFIX = "kalooki:codes"
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(ALPHABET) for _ in range(LENGTH))
+
+
+def normalize(text: object) -> str:
+    """A code as typed ("abcd efgh", "ABCD-EFGH") in its stored form ("ABCDEFGH")."""
+    if not isinstance(text, str):
+        return ""
+    return NOT_LETTERS.sub("", text.upper())[: LENGTH * 2]
+
+
+def shown(code: str) -> str:
+    """How a code is printed and read out: two groups of four."""
+    return f"{code[: LENGTH // 2]}-{code[LENGTH // 2 :]}" if len(code) == LENGTH else code
+
+
+# --- wrong codes, counted per client ----------------------------------------------------
+
+
+def client_of(request: HttpRequest) -> str:
+    """Who is trying codes: the client's address, read as the API's throttles read it
+    (behind `NUM_PROXIES` trusted proxies, from X-Forwarded-For)."""
+    return BaseThrottle().get_ident(request) or "unknown"
+
+
+def attempts_allowed() -> int:
+    return settings.TABLE_CODE_ATTEMPTS
+
+
+def window_seconds() -> int:
+    return settings.TABLE_CODE_WINDOW
+
+
+def _keys(client: str) -> tuple[str, str]:
+    return f"{PREFIX}:wrong:{client}", f"{PREFIX}:since:{client}"
+
+
+def check_allowed(client: str) -> None:
+    """Refuse (429) a client that gave too many wrong codes lately."""
+    count_key, since_key = _keys(client)
+    found = cache.get_many([count_key, since_key])
+    if found.get(count_key, 0) < attempts_allowed():
+        return
+    since = found.get(since_key) or time.time()
+    wait = max(1, int(since + window_seconds() - time.time()))
+    raise TooManyAttempts(
+        f"Too many wrong codes from your address. Wait {minutes(wait)}, then try again "
+        "(or ask the director for your code).",
+        field=FIELD,
+        retry_after=wait,
+    )
+
+
+def count_wrong(client: str) -> None:
+    """One more wrong code from `client`; the window starts at its first one."""
+    count_key, since_key = _keys(client)
+    window = window_seconds()
+    if cache.add(count_key, 0, window):
+        cache.set(since_key, time.time(), window)
+    try:
+        cache.incr(count_key)
+    except ValueError:  # the window ended between add and incr
+        cache.add(count_key, 1, window)
+
+
+def minutes(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} seconds"
+    return f"{round(seconds / 60)} minutes"
