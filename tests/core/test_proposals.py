@@ -52,6 +52,10 @@ def dispute(w, codes, seat: int, number: int = 1, entry: HandEntry | None = None
     )
 
 
+def seat_names(w) -> dict[int, str]:
+    return {s.position: s.entry.player.name for s in w.table.seats.select_related("entry__player")}
+
+
 def reasons(proposal: Proposal) -> list[str]:
     return [h.history_change_reason for h in proposal.history.order_by("history_date")]
 
@@ -80,7 +84,7 @@ def test_a_confirmed_hand_is_recorded_through_the_directors_service(
     with django_capture_on_commit_callbacks(execute=True):
         confirm(w, codes, seat=2)
 
-    names = {s.position: s.entry.player.name for s in w.table.seats.select_related("entry__player")}
+    names = seat_names(w)
     history = selectors.hand_history(w.table, 1)
     assert [(e.action, e.who) for e in history] == [
         ("recorded", f"entered by seat 1 ({names[1]}), confirmed by seat 2 ({names[2]})")
@@ -97,7 +101,7 @@ def test_every_entry_confirmation_and_dispute_is_kept_in_history(w, codes):
     dispute(w, codes, seat=4)
     first.refresh_from_db()
     assert first.state == "replaced"
-    names = {s.position: s.entry.player.name for s in w.table.seats.select_related("entry__player")}
+    names = seat_names(w)
     assert reasons(first) == [f"entered by seat 1 ({names[1]})", f"replaced by seat 2 ({names[2]})"]
     assert reasons(second) == [
         f"entered by seat 2 ({names[2]})",
