@@ -8,7 +8,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from game.rules import PENALTY_KINDS
-from scoring.models import Standing
+from scoring.models import Proposal, Standing
 
 
 class ScoreInputSerializer(serializers.Serializer):
@@ -60,6 +60,29 @@ class HandSerializer(serializers.Serializer):
     deals = serializers.IntegerField(help_text="how many times the hand was dealt")
     results = ResultSerializer(many=True)
     penalties = PenaltySerializer(many=True)
+
+
+class ProposalSerializer(serializers.Serializer):
+    """A player's entry for a hand (`selectors.ProposalView`)."""
+
+    number = serializers.IntegerField()
+    state = serializers.ChoiceField(choices=Proposal.State.choices)
+    entered_by = serializers.IntegerField(help_text="the seat of the player who entered it")
+    confirmed_by = serializers.ListField(
+        child=serializers.IntegerField(), help_text="the seats that confirmed it"
+    )
+    disputed_by = serializers.IntegerField(allow_null=True, help_text="the seat that disputed it")
+    hand = HandSerializer(
+        allow_null=True,
+        help_text="what it records (once recorded, the hand as recorded); its version is "
+        "the hand's version it was entered against. Null when the rules no longer accept it.",
+    )
+    alternative = HandSerializer(
+        allow_null=True, help_text="the disputing player's version, when they gave one"
+    )
+    problems = serializers.ListField(
+        child=serializers.CharField(), help_text="why the rules no longer accept it"
+    )
 
 
 class SheetHandSerializer(HandSerializer):

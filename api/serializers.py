@@ -6,6 +6,7 @@ from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.codes import shown
 from core.selectors import quality_by_player
 from core.services import EVENT_FIELDS
 from game.ranking import TIEBREAKS
@@ -111,3 +112,22 @@ class SwapSerializer(serializers.Serializer):
 class MoveSerializer(serializers.Serializer):
     player = serializers.IntegerField(help_text="a player id")
     table = serializers.IntegerField(min_value=1, max_value=9999)
+
+
+class SeatCodeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.IntegerField()
+    name = serializers.CharField()
+    code = serializers.SerializerMethodField(help_text='e.g. "ACDE-FGHJ"; "" before publishing')
+
+    def get_code(self, seat) -> str:
+        return shown(seat.code) if seat.code else ""
+
+
+class TableCodesSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    seats = SeatCodeSerializer(many=True)
+
+
+class RoundCodesSerializer(serializers.Serializer):
+    tables = TableCodesSerializer(many=True)

@@ -17,7 +17,10 @@ from tournaments.models import Event
 def exception_handler(exc, context):
     """A service's refusal becomes {field: [messages]} with its status code."""
     if isinstance(exc, ServiceError):
-        return Response(exc.errors, status=exc.status_code)
+        response = Response(exc.errors, status=exc.status_code)
+        if getattr(exc, "retry_after", None):
+            response["Retry-After"] = str(exc.retry_after)
+        return response
     return drf_exception_handler(exc, context)
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from django.urls import path
 
-from api import events, exports, hands, rounds, standings
+from api import events, exports, hands, rounds, standings, table_entry
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
 table = round_ + "tables/<int:table>/"
+proposal = table + "hands/<int:hand>/proposal/"
 
 urlpatterns = [
     path("players/", events.PlayerList.as_view(), name="players"),
@@ -27,6 +28,10 @@ urlpatterns = [
     path(table + "lock/", hands.TableLock.as_view(), name="table-lock"),
     path(table + "unlock/", hands.TableUnlock.as_view(), name="table-unlock"),
     path(table + "hands/<int:hand>/", hands.HandDetail.as_view(), name="hand"),
+    path(round_ + "codes/", table_entry.RoundCodes.as_view(), name="round-codes"),
+    path(proposal, table_entry.HandProposal.as_view(), name="proposal"),
+    path(proposal + "confirm/", table_entry.ConfirmProposal.as_view(), name="proposal-confirm"),
+    path(proposal + "dispute/", table_entry.DisputeProposal.as_view(), name="proposal-dispute"),
     path(event + "standings/", standings.StandingsView.as_view(), name="standings"),
     path(
         event + "exports/standings.csv",
