@@ -16,7 +16,7 @@ from functools import partial
 from django.core.cache import cache
 from django.db import transaction
 
-from tournaments.models import Event
+from tournaments.models import Event, Table
 
 PREFIX = "kalooki:public"
 # A version announced by a rebuild holds until the next one replaces it.
@@ -52,20 +52,16 @@ def remember_version(event: Event) -> None:
             cache.set(key, value, REMEMBERED_TTL)
 
 
-def table_key(table_id: int) -> str:
-    return f"{PREFIX}:table-entry:{table_id}"
+def table_key(slug: str, round_number: int, table_number: int) -> str:
+    return f"{PREFIX}:table-entry:{slug}:{round_number}:{table_number}"
 
 
-def touch_table(table_id: int) -> None:
-    """Tell the players' entry page of a table that its hands or entries changed, once
-    this transaction commits: the page polls with the stamp it shows."""
-    transaction.on_commit(
-        partial(cache.set, table_key(table_id), secrets.token_hex(4), ANNOUNCED_TTL)
-    )
-
-
-def table_stamp(table_id: int) -> str | None:
-    return cache.get(table_key(table_id))
+def touch_table(table: Table) -> None:
+    """Tell the players' entry page of `table` (with its round and event loaded) that
+    its hands or entries changed, once this transaction commits: the page polls with
+    the stamp it shows."""
+    key = table_key(table.round.event.slug, table.round.number, table.number)
+    transaction.on_commit(partial(cache.set, key, secrets.token_hex(4), ANNOUNCED_TTL))
 
 
 def unchanged(slug: str, version: int | None) -> bool:

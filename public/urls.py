@@ -1,15 +1,17 @@
 """Public pages: the events list (the front page), leaderboards, the projector view,
-rounds, tables and players. No login; private events are 404 for the public."""
+rounds, tables and players, and the players' entry at their table (by code). No
+login; private events are 404 for the public."""
 
 from __future__ import annotations
 
 from django.urls import path
 
-from public import views
+from public import entry, views
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
 table = round_ + "tables/<int:table>/"
+hand = table + "enter/hands/<int:hand>/"
 
 urlpatterns = [
     path("", views.events, name="home"),
@@ -22,6 +24,13 @@ urlpatterns = [
     path(round_ + "live/", views.round_live, name="public-round-live"),
     path(table, views.table_page, name="public-table"),
     path(table + "live/", views.table_live, name="public-table-live"),
+    path(event + "enter/", entry.find_table, name="public-enter"),
+    path(table + "enter/", entry.table_entry, name="public-table-entry"),
+    path(table + "enter/live/", entry.entry_live, name="public-table-entry-live"),
+    path(table + "enter/leave/", entry.leave, name="public-table-entry-leave"),
+    path(hand, entry.propose, name="public-entry-propose"),
+    path(hand + "confirm/", entry.confirm, name="public-entry-confirm"),
+    path(hand + "dispute/", entry.dispute, name="public-entry-dispute"),
     path("players/<int:player_id>/", views.player, name="public-player"),
     path("healthz", views.healthz, name="healthz"),
 ]

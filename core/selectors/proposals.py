@@ -67,6 +67,70 @@ class SeatName:
 
 
 @dataclass(frozen=True)
+class HandLine:
+    """One seat's line in a hand as a page shows it: who, what they score, and how."""
+
+    seat: int
+    name: str
+    score: int
+    card_points: int
+    cards: str | None
+    penalty_points: int
+    doubled: bool  # down and out: the card points count double
+    out: bool  # this seat went out
+    sat_out: bool
+
+
+def hand_lines(hand: HandView | None, names: Mapping[int, str]) -> list[HandLine]:
+    """A scored hand seat by seat (nothing for a redeal)."""
+    if hand is None or hand.outcome != Hand.Outcome.SCORED:
+        return []
+    return [
+        HandLine(
+            seat=r.seat,
+            name=names.get(r.seat, ""),
+            score=r.score,
+            card_points=r.card_points,
+            cards=r.cards,
+            penalty_points=r.penalty_points,
+            doubled=hand.down_and_out and r.seat != hand.went_out,
+            out=r.seat == hand.went_out,
+            sat_out=r.sat_out,
+        )
+        for r in hand.results
+    ]
+
+
+def penalty_lines(hand: HandView | None) -> list[str]:
+    """Each penalty charged, in words: "Seat 4: over-call, 100 (1 extra call)"."""
+    if hand is None:
+        return []
+    lines = []
+    for p in hand.penalties:
+        label = rules.PENALTY_LABELS.get(p.kind, p.kind).lower()
+        calls = f" ({p.extra_calls} extra call{'s' if p.extra_calls != 1 else ''})"
+        lines.append(f"Seat {p.seat}: {label}, {p.points}" + (calls if p.extra_calls else ""))
+    return lines
+
+
+@dataclass(frozen=True)
+class Version:
+    """One version of a hand, as a page puts it beside another."""
+
+    label: str
+    hand: HandView | None
+    names: Mapping[int, str]
+
+    @property
+    def lines(self) -> list[HandLine]:
+        return hand_lines(self.hand, self.names)
+
+    @property
+    def penalties(self) -> list[str]:
+        return penalty_lines(self.hand)
+
+
+@dataclass(frozen=True)
 class ProposalView:
     """A player's entry for a hand, as the API and the pages show it."""
 
@@ -83,6 +147,7 @@ class ProposalView:
     created_at: datetime
     updated_at: datetime
     problems: tuple[str, ...] = field(default=())  # why `hand` is None
+    names: Mapping[int, str] = field(default_factory=dict)  # the table's players by seat
 
     @property
     def entered_by(self) -> int:
@@ -101,12 +166,21 @@ class ProposalView:
         return self.state in Proposal.OPEN
 
     @property
-    def versions(self) -> list[tuple[str, HandView | None]]:
+    def lines(self) -> list[HandLine]:
+        return hand_lines(self.hand, self.names)
+
+    @property
+    def penalties(self) -> list[str]:
+        return penalty_lines(self.hand)
+
+    @property
+    def versions(self) -> list[Version]:
         """The versions side by side: as entered, and the disputing player's."""
-        shown = [(f"Entered by seat {self.entered.seat} · {self.entered.name}", self.hand)]
+        entered = f"Entered by seat {self.entered.seat} · {self.entered.name}"
+        shown = [Version(entered, self.hand, self.names)]
         if self.disputed is not None:
             label = f"Disputed by seat {self.disputed.seat} · {self.disputed.name}"
-            shown.append((label, self.alternative))
+            shown.append(Version(label, self.alternative, self.names))
         return shown
 
 
@@ -182,7 +256,9 @@ class TableNow:
     @classmethod
     def of(cls, table: Table) -> TableNow:
         """2 queries. `table` comes with its round and event."""
-        seats = list(Seat.objects.filter(table=table).select_related("entry").order_by("position"))
+        seats = list(
+            Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+        )
         deals = dict(
             Hand.objects.filter(table=table)
             .values("number")
@@ -222,6 +298,7 @@ def proposal_view(proposal: Proposal, now: TableNow) -> ProposalView:
         created_at=proposal.created_at,
         updated_at=proposal.updated_at,
         problems=problems,
+        names={seat.position: seat.entry.player.name for seat in now.seats},
     )
 
 

@@ -13,6 +13,7 @@ from core.services.hands import Recorded, delete_hand, record_hand, score_rows
 from core.services.proposals import (
     confirm_proposal,
     dispute_proposal,
+    find_seat,
     identify_player,
     propose_hand,
 )
@@ -42,6 +43,7 @@ __all__ = [
     "create_player",
     "delete_hand",
     "dispute_proposal",
+    "find_seat",
     "full_clean_or_raise",
     "identify_player",
     "issue_codes",

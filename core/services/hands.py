@@ -164,7 +164,7 @@ def record_hand(
     attempts = attempts_of(table, number)
     version = check_version(attempts, expected_version)
     overrule_proposals(table, number, by)
-    touch_table(table.pk)
+    touch_table(table)
     latest = attempts[-1] if attempts else None
     if latest is not None and stored_state(latest) == new_state(scored, seats):
         is_resend = scored.outcome == "scored" or expected_version is None
@@ -273,7 +273,7 @@ def delete_hand(
     attempts = attempts_of(table, number)
     check_version(attempts, expected_version)
     overrule_proposals(table, number, by)
-    touch_table(table.pk)
+    touch_table(table)
     for hand in attempts:
         for row in [*hand.scores.all(), *hand.penalties.all()]:
             with_history_user(row, by).delete()

@@ -17,12 +17,14 @@ Every entry, confirmation and dispute is kept, with its history.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import transaction
 
 from core import codes
 from core.errors import Forbidden, Missing, StaleVersion, StateConflict
 from core.live import touch_table
-from core.selectors.codes import seat_with_code
+from core.selectors.codes import seat_for_code, seat_with_code
 from core.selectors.proposals import entry_document, entry_from_document
 from core.services.common import with_history_user
 from core.services.hands import (
@@ -46,17 +48,29 @@ def identify_player(*, table: Table, code: str, client: str) -> Seat:
     `client`; a client with too many wrong codes lately is refused every code
     (TooManyAttempts) until its window ends. Writes nothing to the database.
     """
+    where = f"at table {table.number} in round {table.round.number}"
+    return checked_code(code, client, where, lambda typed: seat_with_code(table, typed))
+
+
+def find_seat(*, event: Event, code: str, client: str) -> Seat:
+    """The seat, in a round of `event` in play, of the player whose code this is (for a
+    player who types their code to find their table): refused and counted as
+    `identify_player` refuses and counts."""
+    return checked_code(
+        code, client, "in a round in play", lambda typed: seat_for_code(event, typed)
+    )
+
+
+def checked_code(code: str, client: str, where: str, lookup: Callable[[str], Seat | None]) -> Seat:
     codes.check_allowed(client)
     typed = codes.normalize(code)
     if not typed:
         raise Forbidden("Give your player code (it is on your player slip).", field=FIELD)
-    seat = seat_with_code(table, typed)
+    seat = lookup(typed)
     if seat is None:
         codes.count_wrong(client)
         raise Forbidden(
-            f"This is not the code of a player at table {table.number} in round "
-            f"{table.round.number}. Check your player slip.",
-            field=FIELD,
+            f"This is not the code of a player {where}. Check your player slip.", field=FIELD
         )
     return seat
 
@@ -142,7 +156,7 @@ def propose_hand(
         entered_seat=seat.position,
     )
     with_history_user(proposal, None, f"entered by {named(seat)}").save()
-    touch_table(table.pk)
+    touch_table(table)
     return proposal
 
 
@@ -226,5 +240,5 @@ def dispute_proposal(
     proposal.disputed_by, proposal.disputed_seat = seat.entry, seat.position
     proposal.alternative = alternative
     with_history_user(proposal, None, f"disputed by {named(seat)}").save()
-    touch_table(table.pk)
+    touch_table(table)
     return proposal

@@ -290,7 +290,7 @@ def test_a_disputed_hand_waits_for_the_director_with_both_versions(w, codes):
     disputed = dispute(w, codes, seat=3, entry=hand(3, 4))
     assert disputed.state == "disputed" and disputed.disputed_seat == 3
     shown = selectors.open_proposals(w.table)[1]
-    assert [label.split(" · ")[0] for label, _ in shown.versions] == [
+    assert [version.label.split(" · ")[0] for version in shown.versions] == [
         "Entered by seat 1",
         "Disputed by seat 3",
     ]

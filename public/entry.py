@@ -1,0 +1,461 @@
+"""The table's entry page: the players at a table record their own hands (no login).
+
+A player opens it with their code, typed or carried by the QR code on their player
+slip; the code is then kept in a signed cookie scoped to that table's pages, so they
+give it once. The page shows the table's sheet, the hands waiting for confirmation
+(confirm or dispute is one tap and shows exactly what will be recorded) and a form to
+enter a hand the way the director's sheet does, with the same messages (`core.
+sheet_form`). Every action goes through `core.services`, which checks the code again:
+the cookie grants nothing by itself. The sheet and the waiting hands follow changes
+by themselves (htmx polls a small endpoint that answers 204 while nothing changed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+
+from core import codes, selectors, services
+from core.errors import HandRejected, ServiceError
+from core.live import table_key, version_key
+from core.selectors.proposals import hand_lines, penalty_lines
+from core.sheet_form import (
+    PENALTY_LABELS,
+    HandRowForm,
+    PenaltySlot,
+    RowProblem,
+    service_problems,
+    sheet_problem,
+)
+from game import rules
+from tournaments.models import Event, Seat, Table
+
+COOKIE = "kalooki_player_code"
+SALT = "kalooki.player-code"
+COOKIE_AGE = 24 * 60 * 60
+POLL_SECONDS = 3
+BLANK_PENALTIES = 2
+
+
+# --- finding the table and the player ---------------------------------------------------
+
+
+def entry_table(request: HttpRequest, slug: str, number: int, table: int) -> Table:
+    """A table of a public round (404 otherwise, as on the public pages)."""
+    event = selectors.public_event(request.user, slug)
+    return selectors.public_table(event, number, table)
+
+
+def entry_url(table: Table) -> str:
+    round_ = table.round
+    return reverse("public-table-entry", args=[round_.event.slug, round_.number, table.number])
+
+
+def cookie_code(request: HttpRequest) -> str:
+    return request.get_signed_cookie(COOKIE, default="", salt=SALT)
+
+
+def remembered(request: HttpRequest, table: Table) -> Seat | None:
+    """The seat of the player whose code this browser gave for `table`, if still good."""
+    code = codes.normalize(cookie_code(request))
+    return selectors.seat_with_code(table, code) if code else None
+
+
+def signed_in(response: HttpResponse, table: Table, code: str) -> HttpResponse:
+    """Keep the player's code for the table's entry pages only."""
+    response.set_signed_cookie(
+        COOKIE,
+        codes.normalize(code),
+        salt=SALT,
+        max_age=COOKIE_AGE,
+        path=entry_url(table),
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+    return response
+
+
+def player(request: HttpRequest) -> dict[str, str]:
+    """The code and client every player's action is checked with."""
+    return {"code": cookie_code(request), "client": codes.client_of(request)}
+
+
+def first(error: ServiceError) -> str:
+    return next(msg for msgs in error.errors.values() for msg in msgs)
+
+
+def read_only_reason(table: Table) -> str:
+    """Why this table's hands cannot change now, in the service's words ("": they can)."""
+    try:
+        services.check_table_open(table)
+    except ServiceError as error:
+        return first(error)
+    return ""
+
+
+def check_hand(table: Table, hand: int) -> None:
+    if not table.round.event.rules.has_hand(hand):
+        raise Http404("No such hand.")
+
+
+# --- the hand form ----------------------------------------------------------------------
+
+
+@dataclass
+class SeatBox:
+    seat: int
+    name: str
+    value: str = ""
+    invalid: bool = False
+
+
+@dataclass
+class EntryForm:
+    """A hand as the player types it: the boxes of the seats that play it, who went
+    out, down and out, redeal, penalties; with what is wrong, after a refusal."""
+
+    number: int
+    contract: str
+    cards_dealt: int
+    boxes: list[SeatBox]
+    went_out: str = ""
+    down_and_out: bool = False
+    redeal: bool = False
+    penalties: list[PenaltySlot] = field(default_factory=list)
+    problems: list[RowProblem] = field(default_factory=list)
+
+    @property
+    def fields(self) -> set[str]:
+        return {p.field for p in self.problems}
+
+
+def blank_form(table: Table, hand: int) -> EntryForm:
+    spec = table.round.event.rules.hand(hand)
+    boxes = [
+        SeatBox(seat.position, seat.entry.player.name)
+        for seat in Seat.objects.filter(table=table).select_related("entry__player")
+        if seat.plays_hand(hand)
+    ]
+    return EntryForm(hand, spec.contract, spec.cards_dealt, sorted(boxes, key=lambda b: b.seat))
+
+
+def with_slots(form: EntryForm) -> EntryForm:
+    numbered = [
+        PenaltySlot(i, s.seat, s.kind, s.calls, s.points) for i, s in enumerate(form.penalties, 1)
+    ]
+    extra = [PenaltySlot(len(numbered) + i) for i in range(1, BLANK_PENALTIES + 1)]
+    form.penalties = numbered + extra
+    return form
+
+
+def form_from_entry(form: EntryForm, document: dict[str, Any]) -> EntryForm:
+    """The form filled with an entry already made (to correct it)."""
+    values = {
+        s["seat"]: str(s.get("cards") or s.get("points", "")) for s in document.get("scores", [])
+    }
+    for box in form.boxes:
+        box.value = values.get(box.seat, "")
+    form.went_out = str(document.get("went_out") or "")
+    form.down_and_out = bool(document.get("down_and_out"))
+    form.redeal = bool(document.get("redeal"))
+    form.penalties = [
+        PenaltySlot(
+            i,
+            str(p["seat"]),
+            p["kind"],
+            str(p.get("extra_calls") or ""),
+            str(p.get("points") or ""),
+        )
+        for i, p in enumerate(document.get("penalties", []), start=1)
+    ]
+    return form
+
+
+def typed_form(form: EntryForm, typed: HandRowForm, problems: list[RowProblem]) -> EntryForm:
+    """The form as the player typed it, with what is wrong marked: nothing is lost."""
+    bad = {seat for p in problems if p.field == "scores" for seat in p.seats}
+    for box in form.boxes:
+        box.value = typed.values.get(box.seat, "")
+        box.invalid = box.seat in bad
+    form.went_out, form.down_and_out, form.redeal = typed.went_out, typed.down_and_out, typed.redeal
+    form.penalties = typed.penalties
+    form.problems = problems
+    return form
+
+
+def worded(error: ServiceError, typed: HandRowForm | None) -> list[RowProblem]:
+    """A refusal in the words the director's sheet uses for it."""
+    if isinstance(error, HandRejected):
+        went_out = typed.went_out_seat if typed is not None else None
+        return [sheet_problem(p, went_out) for p in error.problems]
+    return service_problems(error.errors)
+
+
+# --- the page ---------------------------------------------------------------------------
+
+
+def cached_signature(slug: str, number: int, table_number: int) -> str | None:
+    """What the live region shows depends on, from the cache alone (so an unchanged
+    poll costs no query): the standings version of a public event (every recorded hand
+    rebuilds the standings) and the table's entry stamp (every entry, confirmation,
+    dispute, director's change). None when the cache cannot say."""
+    version_at, stamp_at = version_key(slug), table_key(slug, number, table_number)
+    found = cache.get_many([version_at, stamp_at])
+    version, stamp = found.get(version_at), found.get(stamp_at)
+    if version is None or version[1] is not True or stamp is None:
+        return None
+    return f"{version[0]}.{stamp}"
+
+
+def signature(table: Table) -> str:
+    """The live region's signature, giving the table a stamp if the cache has none."""
+    round_ = table.round
+    event = round_.event
+    key = table_key(event.slug, round_.number, table.number)
+    cache.add(key, "0", 24 * 60 * 60)
+    return cached_signature(event.slug, round_.number, table.number) or (
+        f"{event.standings_version}.{cache.get(key)}"
+    )
+
+
+def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dict[str, Any]:
+    event = table.round.event
+    sheet = selectors.table_sheet(table)
+    waiting = list(selectors.open_proposals(table).values())
+    names = {s.seat: s.name for s in sheet.seats}
+    return {
+        "event": event,
+        "table": table,
+        "round": table.round,
+        "seat": seat,
+        "sheet": sheet,
+        "names": names,
+        "waiting": waiting,
+        "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
+        "why_read_only": read_only_reason(table),
+        "entry_url": entry_url(table),
+        "poll_url": f"{entry_url(table)}live/?s={signature(table)}",
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+def choose_hand(table: Table, requested: int | None, region: dict[str, Any]) -> int | None:
+    """The hand the form offers: the one asked for, else the first neither recorded nor
+    waiting (then the first not recorded)."""
+    sheet, waiting = region["sheet"], {p.number for p in region["waiting"]}
+    open_rows = [row.number for row in sheet.rows if row.state != "scored"]
+    if requested is not None and table.round.event.rules.has_hand(requested):
+        return requested
+    return next((n for n in open_rows if n not in waiting), open_rows[0] if open_rows else None)
+
+
+def render_page(
+    request: HttpRequest,
+    table: Table,
+    seat: Seat | None,
+    *,
+    status: int = 200,
+    hand: int | None = None,
+    form: EntryForm | None = None,
+    problems: list[RowProblem] | None = None,
+    sign_in_error: str = "",
+) -> HttpResponse:
+    context: dict[str, Any] = {
+        "event": table.round.event,
+        "table": table,
+        "round": table.round,
+        "seat": seat,
+        "sign_in_error": sign_in_error,
+        "problems": problems or [],
+        "entry_url": entry_url(table),
+    }
+    if seat is not None:
+        region = region_context(request, table, seat)
+        context.update(region)
+        number = form.number if form is not None else choose_hand(table, hand, region)
+        waiting = next((p for p in region["waiting"] if p.number == number), None)
+        if form is None and number is not None:
+            form = blank_form(table, number)
+            if waiting is not None:
+                form = form_from_entry(form, waiting.entry)
+        context["form"] = with_slots(form) if form is not None else None
+        context["form_waiting"] = waiting
+        context["recorded"] = recorded_row(region["sheet"], number)
+        context["hands"] = [row for row in region["sheet"].rows if row.state != "scored"]
+        ruleset = table.round.event.rules
+        kinds = [rules.OVERCALL, rules.FALSE_LAYDOWN]
+        if ruleset.challenge_allowed:
+            kinds.append(rules.CHALLENGE)
+        context["penalty_kinds"] = [(kind, PENALTY_LABELS[kind]) for kind in kinds]
+        context["down_and_out_allowed"] = ruleset.down_and_out_allowed
+    return render(request, "public/entry.html", context, status=status)
+
+
+def recorded_row(sheet, number: int | None) -> dict[str, Any] | None:
+    """Hand `number` as recorded, when it is (a player's entry for it is refused)."""
+    if number is None:
+        return None
+    row = sheet.row(number)
+    if row.state != "scored":
+        return None
+    names = {s.seat: s.name for s in sheet.seats}
+    return {
+        "number": number,
+        "hand": row.hand,
+        "lines": hand_lines(row.hand, names),
+        "penalties": penalty_lines(row.hand),
+    }
+
+
+def refused(
+    request: HttpRequest,
+    table: Table,
+    hand: int,
+    error: ServiceError,
+    typed: HandRowForm | None = None,
+) -> HttpResponse:
+    """A refused action: the page again with the reason in the sheet's words, and a
+    typed hand as it was typed (nothing is lost)."""
+    problems = worded(error, typed)
+    seat = remembered(request, table)
+    if typed is not None:
+        form = typed_form(blank_form(table, hand), typed, problems)
+        return render_page(request, table, seat, status=error.status_code, form=form)
+    return render_page(request, table, seat, status=error.status_code, hand=hand, problems=problems)
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache
+def table_entry(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """GET: the page (the code form until the player gives theirs; `?code=` from the QR
+    code gives it). POST: the player gives their code."""
+    found = entry_table(request, slug, number, table)
+    typed = request.POST.get("code") if request.method == "POST" else request.GET.get("code")
+    if typed is not None:
+        try:
+            services.identify_player(table=found, code=typed, client=codes.client_of(request))
+        except ServiceError as error:
+            message = next(msg for msgs in error.errors.values() for msg in msgs)
+            return render_page(
+                request, found, None, status=error.status_code, sign_in_error=message
+            )
+        return signed_in(redirect(entry_url(found)), found, typed)
+    hand = request.GET.get("hand", "")
+    chosen = int(hand) if hand.isascii() and hand.isdigit() and len(hand) < 3 else None
+    return render_page(request, found, remembered(request, found), hand=chosen)
+
+
+@require_safe
+@never_cache
+def entry_live(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The live region again, or 204 while nothing it shows changed."""
+    shown = request.GET.get("s", "")
+    if shown and shown == cached_signature(slug, number, table):
+        return HttpResponse(status=204)
+    found = entry_table(request, slug, number, table)
+    if shown == signature(found):
+        return HttpResponse(status=204)
+    seat = remembered(request, found)
+    if seat is None:  # the code is no longer good here: the page asks for it again
+        response = HttpResponse(status=204)
+        response["HX-Refresh"] = "true"
+        return response
+    html = render_to_string(
+        "public/_entry_region.html", region_context(request, found, seat), request=request
+    )
+    return HttpResponse(html)
+
+
+@require_POST
+def propose(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
+    found = entry_table(request, slug, number, table)
+    check_hand(found, hand)
+    typed = HandRowForm(request.POST, seats=selectors.playing_seats(found, hand))
+    try:
+        services.propose_hand(table=found, number=hand, entry=typed.entry(), **player(request))
+    except ServiceError as error:
+        form = typed_form(blank_form(found, hand), typed, worded(error, typed))
+        return render_page(
+            request, found, remembered(request, found), status=error.status_code, form=form
+        )
+    messages.success(request, f"Hand {hand} is entered: another player at the table confirms it.")
+    return redirect(entry_url(found) + "#waiting")
+
+
+@require_POST
+def confirm(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
+    found = entry_table(request, slug, number, table)
+    check_hand(found, hand)
+    try:
+        services.confirm_proposal(table=found, number=hand, **player(request))
+    except ServiceError as error:
+        seat = remembered(request, found)
+        return render_page(
+            request, found, seat, status=error.status_code, hand=hand, problems=worded(error, None)
+        )
+    messages.success(request, f"Hand {hand} is recorded.")
+    return redirect(entry_url(found) + "#sheet")
+
+
+@require_POST
+def dispute(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
+    """One tap: nothing recorded, the director decides. From the hand form ("dispute,
+    with my version"), the player's own version goes with it."""
+    found = entry_table(request, slug, number, table)
+    check_hand(found, hand)
+    typed = None
+    if request.POST.get("with_version"):
+        typed = HandRowForm(request.POST, seats=selectors.playing_seats(found, hand))
+    try:
+        services.dispute_proposal(
+            table=found, number=hand, entry=typed.entry() if typed else None, **player(request)
+        )
+    except ServiceError as error:
+        seat = remembered(request, found)
+        problems = worded(error, typed)
+        if typed is not None:
+            form = typed_form(blank_form(found, hand), typed, problems)
+            return render_page(request, found, seat, status=error.status_code, form=form)
+        return render_page(
+            request, found, seat, status=error.status_code, hand=hand, problems=problems
+        )
+    messages.success(request, f"Hand {hand} is disputed: the director decides it.")
+    return redirect(entry_url(found) + "#waiting")
+
+
+@require_POST
+def leave(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """Forget this browser's code for the table (a shared phone passes to another)."""
+    found = entry_table(request, slug, number, table)
+    response = redirect(entry_url(found))
+    response.delete_cookie(COOKIE, path=entry_url(found))
+    return response
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache
+def find_table(request: HttpRequest, slug: str) -> HttpResponse:
+    """A player types their code here to find their table (when they have no QR code)."""
+    event = selectors.public_event(request.user, slug)
+    context: dict[str, Any] = {"event": event, "error": ""}
+    if request.method == "POST":
+        code = request.POST.get("code", "")
+        try:
+            seat = services.find_seat(event=event, code=code, client=codes.client_of(request))
+        except ServiceError as error:
+            context["error"] = first(error)
+            return render(request, "public/entry_find.html", context, status=error.status_code)
+        seat.table.round.event = event
+        return signed_in(redirect(entry_url(seat.table)), seat.table, code)
+    return render(request, "public/entry_find.html", context)
