@@ -6,7 +6,6 @@ from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.codes import shown
 from core.selectors import quality_by_player
 from core.services import EVENT_FIELDS
 from game.ranking import TIEBREAKS
@@ -118,10 +117,7 @@ class SeatCodeSerializer(serializers.Serializer):
     seat = serializers.IntegerField()
     player = serializers.IntegerField()
     name = serializers.CharField()
-    code = serializers.SerializerMethodField(help_text='e.g. "ACDE-FGHJ"; "" before publishing')
-
-    def get_code(self, seat) -> str:
-        return shown(seat.code) if seat.code else ""
+    code = serializers.CharField(source="printed", help_text='e.g. "ACDE-FGHJ"')
 
 
 class TableCodesSerializer(serializers.Serializer):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.core.exceptions import BadRequest
 
@@ -133,6 +134,27 @@ class HandRowForm:
             scores=scores,
             penalties=penalties,
         )
+
+
+def row_fields(document: Mapping[str, Any]) -> dict[str, str]:
+    """A hand entry in the API's shape as the POST of a sheet row (what HandRowForm
+    reads back into the same entry): to send a player's entry on as a director's."""
+    if document.get("redeal"):
+        return {"redeal": "on"}
+    fields = {
+        seat_field(score["seat"]): str(score["cards"] if "cards" in score else score["points"])
+        for score in document.get("scores", [])
+    }
+    if document.get("went_out") is not None:
+        fields["went_out"] = str(document["went_out"])
+    if document.get("down_and_out"):
+        fields["down_and_out"] = "on"
+    for i, penalty in enumerate(document.get("penalties", []), start=1):
+        fields[f"p{i}_seat"] = str(penalty["seat"])
+        fields[f"p{i}_kind"] = penalty["kind"]
+        fields[f"p{i}_calls"] = str(penalty.get("extra_calls") or "")
+        fields[f"p{i}_points"] = str(penalty.get("points") or "")
+    return fields
 
 
 # --- The engine's answers in the words of someone at the sheet -----------------------------

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from core import selectors, services
 from core.selectors import TableProgress
+from director import entries
 from director.common import director_event, director_round, refusal
 from director.forms import StartRoundForm, TableJumpForm
 from tournaments.models import Event, Round, Table
@@ -142,6 +143,7 @@ def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) 
         "dash": dashboard,
         "start_form": StartRoundForm(event=event),
         "jump_form": TableJumpForm(),
+        "entries": entries.panel(event, dashboard.current),
     }
     return render(request, "director/dashboard.html", context)
 

@@ -31,6 +31,7 @@ from core.sheet_form import (
     sheet_problem,
 )
 from director.common import director_table, is_htmx, read_only_reason
+from director.entries import open_entries
 from game import rules
 from tournaments.models import Round, Table
 
@@ -299,7 +300,8 @@ def page_context(sheet: Sheet) -> dict[str, Any]:
 @login_required
 def table_sheet(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     sheet = build_sheet(director_table(request, slug, number, table))
-    return render(request, "director/sheet.html", page_context(sheet))
+    context = {**page_context(sheet), "waiting": open_entries(sheet.table)}
+    return render(request, "director/sheet.html", context)
 
 
 def refused(error: ServiceError, form: HandRowForm, table: Table, number: int) -> RowVerdict:
@@ -399,5 +401,6 @@ def hand_history(request: HttpRequest, slug: str, number: int, table: int, hand:
         "entries": selectors.hand_history(found, hand),
         "version": selectors.hand_version(found, hand),
         "editable": not read_only_reason(found),
+        "proposals": selectors.proposal_history(found, hand),
     }
     return render(request, "director/hand_history.html", context)

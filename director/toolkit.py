@@ -1,6 +1,6 @@
 """The director's event-day toolkit pages: import players from CSV (upload, preview,
-confirm or cancel), print a round's table cards and score sheets, print the results,
-export CSV. Only the event's directors reach them; anyone else gets 404.
+confirm or cancel), print a round's table cards, score sheets and player slips, print
+the results, export CSV. Only the event's directors reach them; anyone else gets 404.
 
 A pending import lives in the session (the file's text and a token) until the
 director confirms or cancels it: nothing is written before the confirmation.
@@ -188,6 +188,22 @@ def score_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     name = exports.filename(event, f"round-{number}-score-sheets", "pdf")
     return download(pdf, "application/pdf", name, inline=True)
+
+
+@login_required
+def player_slips(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One slip per seated player: name, table, seat, code, and a QR code to their
+    table's entry page with the code filled in."""
+    event = director_event(request, slug)
+    round_ = printable_round(event, number)
+    base_url = request.build_absolute_uri("/").rstrip("/")
+    pdf = printing.player_slips_pdf(
+        event=event, round_=round_, base_url=base_url, paper=paper(request)
+    )
+    name = exports.filename(event, f"round-{number}-player-slips", "pdf")
+    response = download(pdf, "application/pdf", name, inline=True)
+    response["Cache-Control"] = "private, no-store"  # the players' codes
+    return response
 
 
 @login_required

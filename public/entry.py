@@ -34,6 +34,7 @@ from core.sheet_form import (
     HandRowForm,
     PenaltySlot,
     RowProblem,
+    row_fields,
     service_problems,
     sheet_problem,
 )
@@ -161,25 +162,8 @@ def with_slots(form: EntryForm) -> EntryForm:
 
 def form_from_entry(form: EntryForm, document: dict[str, Any]) -> EntryForm:
     """The form filled with an entry already made (to correct it)."""
-    values = {
-        s["seat"]: str(s.get("cards") or s.get("points", "")) for s in document.get("scores", [])
-    }
-    for box in form.boxes:
-        box.value = values.get(box.seat, "")
-    form.went_out = str(document.get("went_out") or "")
-    form.down_and_out = bool(document.get("down_and_out"))
-    form.redeal = bool(document.get("redeal"))
-    form.penalties = [
-        PenaltySlot(
-            i,
-            str(p["seat"]),
-            p["kind"],
-            str(p.get("extra_calls") or ""),
-            str(p.get("points") or ""),
-        )
-        for i, p in enumerate(document.get("penalties", []), start=1)
-    ]
-    return form
+    typed = HandRowForm(row_fields(document), seats=[box.seat for box in form.boxes])
+    return typed_form(form, typed, [])
 
 
 def typed_form(form: EntryForm, typed: HandRowForm, problems: list[RowProblem]) -> EntryForm:

@@ -1,14 +1,17 @@
-"""Printable PDFs: a round's table cards and score sheets, and an event's results."""
+"""Printable PDFs: a round's table cards, score sheets and player slips, and an event's
+results."""
 
 from __future__ import annotations
 
 from core.printing.common import PAPER, default_base_url, printable
 from core.printing.results import results_pdf
+from core.printing.slips import player_slips_pdf
 from core.printing.tables import score_sheets_pdf, table_cards_pdf
 
 __all__ = [
     "PAPER",
     "default_base_url",
+    "player_slips_pdf",
     "printable",
     "results_pdf",
     "score_sheets_pdf",

@@ -59,6 +59,25 @@ def table_url(base_url: str, event: Event, round_number: int, table_number: int)
     return base_url.rstrip("/") + table_path(event, round_number, table_number)
 
 
+def entry_url(base_url: str, event: Event, round_number: int, table_number: int, code: str) -> str:
+    """The table's entry page for players, with a player's code filled in."""
+    kwargs = {"slug": event.slug, "number": round_number, "table": table_number}
+    try:
+        path = reverse("public-table-entry", kwargs=kwargs)
+    except NoReverseMatch:
+        path = f"/events/{event.slug}/rounds/{round_number}/tables/{table_number}/enter/"
+    return f"{base_url.rstrip('/')}{path}?code={code}"
+
+
+def find_table_url(base_url: str, event: Event) -> str:
+    """Where a player types their code to find their table."""
+    try:
+        path = reverse("public-enter", kwargs={"slug": event.slug})
+    except NoReverseMatch:
+        path = f"/events/{event.slug}/enter/"
+    return base_url.rstrip("/") + path
+
+
 # Letters with a stroke, which Unicode does not decompose into a base letter and a mark.
 STROKED = str.maketrans("ŁłĐđĦħıŦŧĿŀ", "LlDdHhiTtLl")
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from django.db.models import F
 
+from core.codes import shown
 from core.selectors.events import round_with_seating
 from tournaments.models import Event, PlayerCode, Round, Seat, Table
 
@@ -48,6 +49,11 @@ class SeatCode:
     player: int
     name: str
     code: str  # "" when the round has issued none yet (a draft)
+
+    @property
+    def printed(self) -> str:
+        """The code as a slip prints it (ABCD-EFGH)."""
+        return shown(self.code) if self.code else ""
 
 
 @dataclass(frozen=True)

@@ -120,6 +120,7 @@ class Version:
     label: str
     hand: HandView | None
     names: Mapping[int, str]
+    entry: Mapping[str, Any]  # as entered (the API's shape)
 
     @property
     def lines(self) -> list[HandLine]:
@@ -177,10 +178,11 @@ class ProposalView:
     def versions(self) -> list[Version]:
         """The versions side by side: as entered, and the disputing player's."""
         entered = f"Entered by seat {self.entered.seat} · {self.entered.name}"
-        shown = [Version(entered, self.hand, self.names)]
+        shown = [Version(entered, self.hand, self.names, self.entry)]
         if self.disputed is not None:
             label = f"Disputed by seat {self.disputed.seat} · {self.disputed.name}"
-            shown.append(Version(label, self.alternative, self.names))
+            other = self.alternative_entry or {}
+            shown.append(Version(label, self.alternative if other else None, self.names, other))
         return shown
 
 
