@@ -355,9 +355,9 @@ def entry_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
         response = HttpResponse(status=204)
         response["HX-Refresh"] = "true"
         return response
-    html = render_to_string(
-        "public/_entry_region.html", region_context(request, found, seat), request=request
-    )
+    context = {**region_context(request, found, seat), "oob": True}
+    html = render_to_string("public/_entry_region.html", context, request=request)
+    html += render_to_string("public/_entry_sheet.html", context, request=request)
     return HttpResponse(html)
 
 

@@ -31,7 +31,7 @@ def test_a_slip_per_player_with_table_seat_and_code(w):
     text = " ".join(pages(pdf))
     assert len(pages(pdf)) == 1  # eight slips to a page
     for seat in Seat.objects.filter(round=w.round).select_related("table", "entry__player"):
-        place = f"Round 1 · Table {seat.table.number} · Seat {seat.position}"
+        place = f"Table {seat.table.number} · Seat {seat.position}"
         found = text.index(place)
         code = shown(codes[(seat.table.number, seat.position)])
         assert text.index(seat.entry.player.name, found) < text.index(code, found)
