@@ -20,7 +20,7 @@ demo: install
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_director
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_event \
-		--players 32 --rounds 3 --seed 7 --live --if-missing \
+		--players 32 --rounds 3 --seed 7 --live --if-missing --table-entry players \
 		--slug kingston-open --name "Kingston Kalooki Open (demo)"
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_event \
 		--players 0 --rounds 0 --planned 3 --if-missing \

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from scoring.models import Hand, HandScore, Penalty, Standing
-from tournaments.models import Entry, Event, Player, Round, Seat, Table
+from scoring.models import Hand, HandScore, Penalty, Proposal, Standing
+from tournaments.models import Entry, Event, Player, PlayerCode, Round, Seat, Table
 
 
 class HandScoreInline(admin.TabularInline):
@@ -101,6 +101,35 @@ class PenaltyAdmin(SimpleHistoryAdmin):
     raw_id_fields = ["hand", "seat"]
 
 
+class ReadOnly:
+    """Rows written only through the services (which check the rules and the codes)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Proposal)
+class ProposalAdmin(ReadOnly, SimpleHistoryAdmin):
+    """Players' entries of hands, with their history (entered, confirmed, disputed)."""
+
+    list_display = ["__str__", "number", "state", "entered_seat", "confirmed_seat", "updated_at"]
+    list_filter = ["table__round__event", "table__round__number", "state"]
+    search_fields = ["table__round__event__name", "entered_by__player__name"]
+    list_select_related = ["table__round__event"]
+    history_list_display = ["state", "entered_seat", "confirmed_seat", "disputed_seat"]
+
+
+@admin.register(PlayerCode)
+class PlayerCodeAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["entry", "round", "code", "created_at"]
+    list_filter = ["round__event", "round__number"]
+    search_fields = ["entry__player__name", "round__event__name"]
+    list_select_related = ["entry__player", "round__event"]
+
+
 @admin.register(Standing)
 class StandingAdmin(admin.ModelAdmin):
     list_display = [
@@ -143,7 +172,7 @@ class EntryInline(admin.TabularInline):
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
     list_display = ["name", "slug", "starts_on", "ruleset", "format", "status", "public"]
-    list_filter = ["status", "ruleset", "format", "public"]
+    list_filter = ["status", "ruleset", "format", "public", "table_entry"]
     search_fields = ["name", "slug", "venue"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["directors"]

@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
-from core.services import score_rows
+from core.services import issue_codes, score_rows
 from core.services.seating import store_plan
 from game import rules, seating
 from game.cards import Card, Deck
@@ -147,6 +147,8 @@ class DemoOptions:
     # Rounds the event plans (default: those generated); with no round generated, the
     # event is still taking registrations.
     planned: int | None = None
+    # Who enters the hands ("directors" or "players", Event.table_entry).
+    table_entry: str = "directors"
 
 
 class Simulator:
@@ -237,6 +239,7 @@ def generate_demo_event(options: DemoOptions) -> Event:
         ),
         public=True,
         draw_seed=options.seed,
+        table_entry=options.table_entry,
     )
     players = make_players(rng, options.players)
     entries = bulk_create_with_history(
@@ -284,6 +287,8 @@ def generate_demo_event(options: DemoOptions) -> Event:
                 met[frozenset((a, b))] += 1
             dealt[planned.seats[planned.dealer - 1]] += 1
         write_round_hands(rng, simulator, event, tables, seats, in_play)
+        if in_play:  # as publishing it would have: each player's code for the round
+            issue_codes(round=round_)
     return event
 
 

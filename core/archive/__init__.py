@@ -3,8 +3,9 @@
     {"format": "kalooki-event", "version": 1, "checksum": "<sha256>", "payload": {...}}
 
 The payload holds the event and every row that belongs to it: its players, entries,
-rounds, tables, seats, hands (every attempt), hand scores, penalties, standings, and
-the history rows of the models that keep history. Rows refer to each other by numbers
+rounds, tables, seats, players' codes, hands (every attempt), hand scores, penalties,
+players' entries of hands (proposals), standings, and the history rows of the models
+that keep history. Rows refer to each other by numbers
 local to the archive (1, 2, 3... in the order of the source ids), never by database
 ids; users are named by username. The checksum is the SHA-256 of the payload in
 canonical JSON (sorted keys, no spaces, UTF-8), so a damaged or edited file is refused.
@@ -27,11 +28,12 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from core.services.events import EVENT_FIELDS as EVENT_SETTINGS
-from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty, Standing
-from tournaments.models import Entry, Player, Round, Seat, Table
+from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty, Proposal, Standing
+from tournaments.models import Entry, Player, PlayerCode, Round, Seat, Table
 
 FORMAT = "kalooki-event"
-VERSION = 1
+# 2: the event's table_entry, the players' codes and their entries (proposals).
+VERSION = 2
 HISTORY_FIELDS = ("history_date", "history_type", "history_change_reason", "history_user")
 
 
@@ -111,6 +113,9 @@ SECTIONS = (
         history=True,
     ),
     Section(
+        "codes", PlayerCode, ("code", "created_at"), refs={"round": "rounds", "entry": "entries"}
+    ),
+    Section(
         "hands",
         Hand,
         (
@@ -139,6 +144,29 @@ SECTIONS = (
         Penalty,
         ("kind", "points", "extra_calls"),
         refs={"hand": "hands", "seat": "seats"},
+        history=True,
+    ),
+    Section(
+        "proposals",
+        Proposal,
+        (
+            "number",
+            "state",
+            "entry",
+            "base_version",
+            "entered_seat",
+            "confirmed_seat",
+            "disputed_seat",
+            "alternative",
+            "created_at",
+            "updated_at",
+        ),
+        refs={
+            "table": "tables",
+            "entered_by": "entries",
+            "confirmed_by": "entries",
+            "disputed_by": "entries",
+        },
         history=True,
     ),
     Section(

@@ -46,6 +46,7 @@ def history_rows(section: Section, event: Event) -> models.QuerySet:
         "hands": Q(table_id__in=table_ids) | Q(table_id__in=old_table_ids),
         "hand_scores": Q(hand_id__in=hand_ids) | Q(hand_id__in=old_hand_ids),
         "penalties": Q(hand_id__in=hand_ids) | Q(hand_id__in=old_hand_ids),
+        "proposals": Q(table_id__in=table_ids) | Q(table_id__in=old_table_ids),
     }
     return history.filter(filters[section.name]).order_by("history_date", "history_id")
 
@@ -60,6 +61,8 @@ def live_rows(section: Section, event: Event) -> models.QuerySet:
         "hands": Q(table__round__event=event),
         "hand_scores": Q(hand__table__round__event=event),
         "penalties": Q(hand__table__round__event=event),
+        "codes": Q(round__event=event),
+        "proposals": Q(table__round__event=event),
         "standings": Q(event=event),
     }
     return manager.filter(filters[section.name]).order_by("pk")

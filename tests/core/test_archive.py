@@ -15,14 +15,17 @@ from core import archive
 from core.archive import export as archive_export
 from core.archive import importer as archive_import
 from core.demo import DemoOptions, generate_demo_event
-from scoring.models import Hand, HandScore, Penalty, Standing
+from scoring.models import Hand, HandScore, Penalty, Proposal, Standing
 from tests.core.snapshot import compare, snapshot
 from tests.fixtures import make_user, played_event
-from tournaments.models import Entry, Event, Player, Round, Seat, Table
+from tournaments.models import Entry, Event, Player, PlayerCode, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
-ALL_MODELS = [Event, Player, Entry, Round, Table, Seat, Hand, HandScore, Penalty, Standing]
+ALL_MODELS = [
+    *[Event, Player, Entry, Round, Table, Seat, PlayerCode],
+    *[Hand, HandScore, Penalty, Proposal, Standing],
+]
 HISTORY_MODELS = [s.history_model for s in archive.HISTORY_SECTIONS]
 
 
@@ -182,7 +185,7 @@ def edits():
         ("not json", lambda doc: "hello", "cannot be read as JSON"),
         ("binary", lambda doc: b"\xff\xfe\x00", "cannot be read as JSON"),
         ("another format", set_(["format"], "django-fixture"), "not a Kalooki event archive"),
-        ("a newer version", set_(["version"], 2), "newer version.*version 2"),
+        ("a newer version", set_(["version"], 3), "newer version.*version 3"),
         ("no version", set_(["version"], "1"), "no format version"),
         ("an edited score", set_(["payload", "hand_scores", 0, "score"], 1), "corrupted"),
         ("no checksum", set_(["checksum"], None), "no checksum"),
@@ -247,7 +250,7 @@ def test_the_archive_covers_every_field_of_every_model():
 
 def test_the_checksum_is_of_the_payload_in_canonical_json(event):
     document = archive_export.export_event(event)
-    assert document["format"] == "kalooki-event" and document["version"] == 1
+    assert document["format"] == "kalooki-event" and document["version"] == 2
     reordered = json.loads(json.dumps(document["payload"], sort_keys=False, indent=3))
     assert archive.checksum(reordered) == document["checksum"]
     assert len(document["checksum"]) == 64

@@ -138,3 +138,13 @@ def test_the_sample_csv_imports_into_the_upcoming_event():
     sample = Path(__file__).resolve().parents[2] / "docs" / "sample-players.csv"
     call_command("import_players", "upcoming", str(sample), "--noinput")
     assert Event.objects.get(slug="upcoming").entries.count() == 12
+
+
+def test_a_demo_where_players_enter_gives_the_round_in_play_its_codes():
+    call_command("demo_event", players=12, rounds=2, live=True, table_entry="players", slug="d")
+    event = Event.objects.get(slug="d")
+    assert event.table_entry == "players"
+    live, played = event.rounds.get(number=2), event.rounds.get(number=1)
+    seated = set(Seat.objects.filter(round=live).values_list("entry_id", flat=True))
+    assert set(live.codes.values_list("entry_id", flat=True)) == seated
+    assert not played.codes.exists()  # a closed round's codes would open nothing

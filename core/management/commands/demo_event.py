@@ -27,6 +27,13 @@ class Command(BaseCommand):
             "--ruleset", default="jamaica", choices=[c for c, _ in Event.Ruleset.choices]
         )
         parser.add_argument(
+            "--table-entry",
+            default="directors",
+            choices=[c for c, _ in Event.TableEntry.choices],
+            help="Who enters the hands: the directors only, or the players (confirmed by an "
+            "opponent).",
+        )
+        parser.add_argument(
             "--live",
             action="store_true",
             help="Leave the last round in play, with some hands still to enter.",
@@ -69,6 +76,7 @@ class Command(BaseCommand):
                     ruleset=opts["ruleset"],
                     live=opts["live"],
                     planned=opts["planned"],
+                    table_entry=opts["table_entry"],
                 )
             )
         except ValueError as error:
