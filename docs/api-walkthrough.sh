@@ -17,8 +17,8 @@ api() {  # api METHOD PATH [JSON]: fail loudly on any HTTP error
         ${body:+--data "$body"}
 }
 
-echo "1. Create the event (Jamaican 9-hand sets, total points, one round)"
-api POST /events/ "{\"slug\": \"$SLUG\", \"name\": \"API demo\", \"rounds_planned\": 1}" | jq -c .
+echo "1. Create the event (Jamaican 9-hand sets, total points, one round; players may enter)"
+api POST /events/ "{\"slug\": \"$SLUG\", \"name\": \"API demo\", \"rounds_planned\": 1, \"table_entry\": \"players\"}" | jq -c .
 
 echo "2. Register eight players"
 for name in "Delroy Campbell" "Marcia Reid" "Winston Brown" "Claudette Smith" \
@@ -40,7 +40,7 @@ api GET "/events/$SLUG/rounds/1/" | jq -c '{status, tables: [.tables[] | {number
 echo "4. Publish the seating"
 api POST "/events/$SLUG/rounds/1/publish/" | jq -c '{status}'
 
-echo "5. Enter every hand of both tables"
+echo "5. Enter every hand of both tables (the players of table 2 enter hand 9 themselves, in 6)"
 for table in 1 2; do
     # hand 1 was redealt once; hand 3 went down and out; hand 5 had an over-call
     api PUT "/events/$SLUG/rounds/1/tables/$table/hands/1/" '{"redeal": true}' >/dev/null
@@ -55,19 +55,39 @@ for table in 1 2; do
             scores+="{\"seat\": $seat, \"points\": $points},"
         done
         body="{\"went_out\": $out, \"down_and_out\": $doa, \"scores\": [${scores%,}], \"penalties\": $penalties}"
+        [ "$table/$hand" = 2/9 ] && continue
         api PUT "/events/$SLUG/rounds/1/tables/$table/hands/$hand/" "$body" >/dev/null
     done
 done
 api GET "/events/$SLUG/rounds/1/tables/1/hands/3/" | jq -c '{number, contract, down_and_out, version, results: [.results[] | {seat, card_points, score}]}'
 
-echo "6. A stale correction is refused with 412, and nothing is written"
+echo "6. Entry at the table: seat 1 of table 2 enters hand 9 with their code, seat 2 confirms it"
+codes=$(api GET "/events/$SLUG/rounds/1/codes/")
+first=$(jq -r '.tables[1].seats[0].code' <<<"$codes")
+second=$(jq -r '.tables[1].seats[1].code' <<<"$codes")
+player() {  # player CODE METHOD PATH [JSON]: a player's request, no token, their code
+    local code=$1 method=$2 path=$3 body=${4:-}
+    curl -sS --fail-with-body -X "$method" "$BASE/api/v1$path" \
+        -H "X-Player-Code: $code" -H "Content-Type: application/json" ${body:+--data "$body"}
+}
+hand9="/events/$SLUG/rounds/1/tables/2/hands/9/proposal/"
+player "$first" PUT "$hand9" '{"went_out": 1, "scores": [{"seat": 2, "points": 15}, {"seat": 3, "cards": "JK AS 10H"}, {"seat": 4, "points": 21}]}' | jq -c '{state, entered_by, confirmed_by}'
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/api/v1${hand9}confirm/" -H "X-Player-Code: $first")
+echo "the same player confirming their own entry -> HTTP $code"
+[ "$code" = 409 ]
+player "$second" POST "${hand9}confirm/" | jq -c '{state, entered_by, confirmed_by, version: .hand.version, results: [.hand.results[] | {seat, score}]}'
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/api/v1${hand9}confirm/" -H "X-Player-Code: NOTA-CODE")
+echo "a wrong code -> HTTP $code"
+[ "$code" = 403 ]
+
+echo "7. A stale correction is refused with 412, and nothing is written"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/api/v1/events/$SLUG/rounds/1/tables/1/hands/2/" \
     -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" -H 'If-Match: "99"' \
     --data '{"went_out": 2, "scores": [{"seat": 1, "points": 5}, {"seat": 3, "points": 5}, {"seat": 4, "points": 5}]}')
 echo "If-Match with a stale version -> HTTP $code"
 [ "$code" = 412 ]
 
-echo "7. Close the round and read the standings"
+echo "8. Close the round and read the standings"
 api POST "/events/$SLUG/rounds/1/close/" '{}' | jq -c '{status}'
 for _ in $(seq 1 50); do
     final=$(api GET "/events/$SLUG/standings/" | jq -r .final)
