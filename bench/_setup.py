@@ -86,3 +86,10 @@ def stop(process: subprocess.Popen) -> None:
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait(20)
+
+
+def start_web(port: int, workers: int, env: dict, log: str | Path) -> subprocess.Popen:
+    """gunicorn serving the site on 127.0.0.1:`port` with `workers` processes."""
+    args = [sys.executable, "-m", "gunicorn", "kalooki_site.wsgi", "-w", str(workers)]
+    args += ["-b", f"127.0.0.1:{port}", "--log-level", "warning"]
+    return start(args, env, log)

@@ -16,11 +16,10 @@ import json
 import os
 import socket
 import statistics
-import sys
 import threading
 import time
 
-from _setup import CELERY_WORKER, big_event, command_line, setup_django, start, stop
+from _setup import CELERY_WORKER, big_event, command_line, setup_django, start, start_web, stop
 
 BROKER = "redis://127.0.0.1:6379/4"
 
@@ -92,22 +91,7 @@ def main() -> None:
         "SECURE_SSL_REDIRECT": "0",
         "CACHE_URL": "redis://127.0.0.1:6379/5",
     }
-    web = start(
-        [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "kalooki_site.wsgi",
-            "-w",
-            str(args.web_workers),
-            "-b",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-        ],
-        env,
-        "/tmp/kalooki-bench-gunicorn.log",
-    )
+    web = start_web(port, args.web_workers, env, "/tmp/kalooki-bench-gunicorn.log")
     worker = start(CELERY_WORKER, env, "/tmp/kalooki-bench-worker.log")
     try:
         for _ in range(100):

@@ -21,12 +21,11 @@ import json
 import os
 import socket
 import statistics
-import sys
 import threading
 import time
 from pathlib import Path
 
-from _setup import CELERY_WORKER, command_line, setup_django, start, stop
+from _setup import CELERY_WORKER, command_line, setup_django, start, start_web, stop
 from api_load import Client, free_port
 
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/4")
@@ -121,14 +120,7 @@ def main() -> None:
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "0",
     }
-    web = start(
-        [
-            *[sys.executable, "-m", "gunicorn", "kalooki_site.wsgi"],
-            *["-w", str(args.web_workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
-        ],
-        env,
-        "/tmp/kalooki-bench-entry-gunicorn.log",
-    )
+    web = start_web(port, args.web_workers, env, "/tmp/kalooki-bench-entry-gunicorn.log")
     worker = start(CELERY_WORKER, env, WORKER_LOG)
     try:
         warm_up(port, args.web_workers, event)

@@ -52,7 +52,8 @@ def shown(code: str) -> str:
 
 def client_of(request: HttpRequest) -> str:
     """Who is trying codes: the client's address, read as the API's throttles read it
-    (behind `NUM_PROXIES` trusted proxies, from X-Forwarded-For)."""
+    (from X-Forwarded-For only behind `NUM_PROXIES` trusted proxies, so a client cannot
+    choose its own)."""
     return BaseThrottle().get_ident(request) or "unknown"
 
 

@@ -178,30 +178,26 @@ def table_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return download(pdf, "application/pdf", name, inline=True)
 
 
-@login_required
-def score_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_pdf(request: HttpRequest, slug: str, number: int, build, name: str) -> HttpResponse:
+    """A round's PDF whose QR codes lead to this site (the address the director uses)."""
     event = director_event(request, slug)
     round_ = printable_round(event, number)
     base_url = request.build_absolute_uri("/").rstrip("/")
-    pdf = printing.score_sheets_pdf(
-        event=event, round_=round_, base_url=base_url, paper=paper(request)
-    )
-    name = exports.filename(event, f"round-{number}-score-sheets", "pdf")
+    pdf = build(event=event, round_=round_, base_url=base_url, paper=paper(request))
+    name = exports.filename(event, f"round-{number}-{name}", "pdf")
     return download(pdf, "application/pdf", name, inline=True)
+
+
+@login_required
+def score_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return round_pdf(request, slug, number, printing.score_sheets_pdf, "score-sheets")
 
 
 @login_required
 def player_slips(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """One slip per seated player: name, table, seat, code, and a QR code to their
     table's entry page with the code filled in."""
-    event = director_event(request, slug)
-    round_ = printable_round(event, number)
-    base_url = request.build_absolute_uri("/").rstrip("/")
-    pdf = printing.player_slips_pdf(
-        event=event, round_=round_, base_url=base_url, paper=paper(request)
-    )
-    name = exports.filename(event, f"round-{number}-player-slips", "pdf")
-    response = download(pdf, "application/pdf", name, inline=True)
+    response = round_pdf(request, slug, number, printing.player_slips_pdf, "player-slips")
     response["Cache-Control"] = "private, no-store"  # the players' codes
     return response
 

@@ -218,6 +218,10 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "api.support.exception_handler",
+    # How many proxies in front of the site add themselves to X-Forwarded-For: a
+    # client's address (which wrong players' codes are counted by) is read past them,
+    # and never taken from a header the client itself could send.
+    "NUM_PROXIES": envint("NUM_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {

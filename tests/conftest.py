@@ -6,7 +6,8 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
-from tests.fixtures import make_alice, make_bob, make_root
+from tests.fixtures import codes_of, make_alice, make_bob, make_root, make_world
+from tournaments.models import Event
 
 
 def on_postgres() -> bool:
@@ -53,6 +54,19 @@ def bob(db):
 def root(db):
     """A superuser."""
     return make_root()
+
+
+@pytest.fixture
+def entry_world(db):
+    """Round 1 of alice's event, where the players enter their own hands: published,
+    two tables of four (`make_world`)."""
+    return make_world(table_entry=Event.TableEntry.PLAYERS)
+
+
+@pytest.fixture
+def codes(entry_world):
+    """Each seated player's code in round 1 of `entry_world`, by (table, seat)."""
+    return codes_of(entry_world.round)
 
 
 @pytest.fixture(autouse=True)

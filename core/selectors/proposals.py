@@ -167,18 +167,15 @@ class ProposalView:
         return self.state in Proposal.OPEN
 
     @property
-    def lines(self) -> list[HandLine]:
-        return hand_lines(self.hand, self.names)
-
-    @property
-    def penalties(self) -> list[str]:
-        return penalty_lines(self.hand)
+    def version(self) -> Version:
+        """The hand as entered, as it would be recorded."""
+        label = f"Entered by seat {self.entered.seat} · {self.entered.name}"
+        return Version(label, self.hand, self.names, self.entry)
 
     @property
     def versions(self) -> list[Version]:
         """The versions side by side: as entered, and the disputing player's."""
-        entered = f"Entered by seat {self.entered.seat} · {self.entered.name}"
-        shown = [Version(entered, self.hand, self.names, self.entry)]
+        shown = [self.version]
         if self.disputed is not None:
             label = f"Disputed by seat {self.disputed.seat} · {self.disputed.name}"
             other = self.alternative_entry or {}

@@ -230,3 +230,16 @@ def test_the_event_setting_chooses_who_enters(api, alice, event):
     assert response.status_code == 200 and response.json()["table_entry"] == "players"
     bad = client.patch("/api/v1/events/kingston/", {"table_entry": "everyone"}, format="json")
     assert bad.status_code == 400 and "table_entry" in bad.json()
+
+
+def test_a_client_cannot_escape_the_limit_by_naming_another_address(api, codes, settings):
+    settings.TABLE_CODE_ATTEMPTS = 2
+    client = api.as_()
+    client.credentials(HTTP_X_PLAYER_CODE="WRONG-CODE")
+    statuses = [
+        client.put(
+            proposal_url(), GOOD_HAND, format="json", HTTP_X_FORWARDED_FOR=f"198.51.100.{i}"
+        ).status_code
+        for i in range(3)
+    ]
+    assert statuses == [403, 403, 429]

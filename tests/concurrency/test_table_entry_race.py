@@ -53,14 +53,17 @@ def acting(w, codes, action, seat, **extra) -> Callable[[], object]:
     return lambda: action(table=w.table, number=1, code=codes[(1, seat)], client="c", **extra)
 
 
+def entered_afresh(w, codes) -> None:
+    """Hand 1 as seat 1 entered it, and nothing else at the table."""
+    Hand.objects.all().delete()
+    Proposal.objects.all().delete()
+    services.propose_hand(table=w.table, number=1, entry=hand(2, 4), code=codes[(1, 1)], client="c")
+
+
 def test_two_players_confirming_at_once_record_the_hand_once(w):
     codes = codes_of(w.round)
     for _ in range(3):
-        Hand.objects.all().delete()
-        Proposal.objects.all().delete()
-        services.propose_hand(
-            table=w.table, number=1, entry=hand(2, 4), code=codes[(1, 1)], client="c"
-        )
+        entered_afresh(w, codes)
         results = together(
             acting(w, codes, services.confirm_proposal, 3),
             acting(w, codes, services.confirm_proposal, 4),
@@ -74,13 +77,9 @@ def test_two_players_confirming_at_once_record_the_hand_once(w):
 
 def test_a_director_and_a_confirming_player_at_once_leave_the_directors_hand(w):
     codes = codes_of(w.round)
+    director = hand(4, 4, base=30)
     for _ in range(3):
-        Hand.objects.all().delete()
-        Proposal.objects.all().delete()
-        services.propose_hand(
-            table=w.table, number=1, entry=hand(2, 4), code=codes[(1, 1)], client="c"
-        )
-        director = hand(4, 4, base=30)
+        entered_afresh(w, codes)
         results = together(
             acting(w, codes, services.confirm_proposal, 2),
             lambda: services.record_hand(table=w.table, number=1, entry=director, by=w.alice),

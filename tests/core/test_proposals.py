@@ -20,14 +20,8 @@ CLIENT = "203.0.113.7"
 
 
 @pytest.fixture
-def w():
-    """Alice's event lets players enter; round 1 published, two tables of four."""
-    return make_world(table_entry=Event.TableEntry.PLAYERS)
-
-
-@pytest.fixture
-def codes(w):
-    return codes_of(w.round)
+def w(entry_world):
+    return entry_world
 
 
 def propose(w, codes, seat: int, number: int = 1, entry: HandEntry | None = None, table=None):

@@ -9,22 +9,16 @@ import pytest
 from core import services
 from core.codes import shown
 from scoring.models import Hand, Proposal
-from tests.fixtures import codes_of, hand, make_world
+from tests.fixtures import hand, make_world
 from tests.html import Page, signed_in
-from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 CLIENT = "192.0.2.10"
 
 
 @pytest.fixture
-def w():
-    return make_world(table_entry=Event.TableEntry.PLAYERS)
-
-
-@pytest.fixture
-def codes(w):
-    return codes_of(w.round)
+def w(entry_world):
+    return entry_world
 
 
 def enter(w, codes, seat, number=1, table=1, entry=None):

@@ -9,7 +9,7 @@ from django.test import Client
 
 from core import services
 from scoring.models import Hand, Proposal
-from tests.fixtures import codes_of, hand, make_world
+from tests.fixtures import hand, make_world
 from tests.html import Page
 from tournaments.models import Event
 
@@ -19,13 +19,8 @@ ENTRY = "/events/kingston/rounds/1/tables/1/enter/"
 
 
 @pytest.fixture
-def w():
-    return make_world(table_entry=Event.TableEntry.PLAYERS)
-
-
-@pytest.fixture
-def codes(w):
-    return codes_of(w.round)
+def w(entry_world):
+    return entry_world
 
 
 def player(codes, seat: int, table: int = 1) -> Client:
@@ -225,3 +220,11 @@ def test_a_draft_round_has_no_entry_page(w, codes):
 def test_a_private_event_has_no_entry_page_for_the_public(w, codes):
     Event.objects.filter(pk=w.event.pk).update(public=False)
     assert Client().get(ENTRY + f"?code={codes[(1, 1)]}").status_code == 404
+
+
+def test_the_tables_public_page_leads_its_players_here(w, codes):
+    page = Page(Client().get("/events/kingston/rounds/1/tables/1/").content)
+    assert "enter a hand" in page.text("enter-hands")
+    other = make_world(tag="2")  # an event where the directors enter
+    page = Page(Client().get(f"/events/{other.event.slug}/rounds/1/tables/1/").content)
+    assert not page.has("enter-hands")
