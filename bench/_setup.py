@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -93,3 +94,28 @@ def start_web(port: int, workers: int, env: dict, log: str | Path) -> subprocess
     args = [sys.executable, "-m", "gunicorn", "kalooki_site.wsgi", "-w", str(workers)]
     args += ["-b", f"127.0.0.1:{port}", "--log-level", "warning"]
     return start(args, env, log)
+
+
+def site_env(database_url: str, broker: str, cache: str) -> dict[str, str]:
+    """The environment of the web and worker processes a benchmark starts: production
+    settings on this database, broker and cache, reached on 127.0.0.1 only."""
+    return {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "CELERY_BROKER_URL": broker,
+        "CACHE_URL": cache,
+        "DJANGO_SETTINGS_MODULE": "kalooki_site.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "0",
+    }
+
+
+def wait_for_port(port: int, tries: int = 300) -> None:
+    for _ in range(tries):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)

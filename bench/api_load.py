@@ -19,7 +19,17 @@ import statistics
 import threading
 import time
 
-from _setup import CELERY_WORKER, big_event, command_line, setup_django, start, start_web, stop
+from _setup import (
+    CELERY_WORKER,
+    big_event,
+    command_line,
+    setup_django,
+    site_env,
+    start,
+    start_web,
+    stop,
+    wait_for_port,
+)
 
 BROKER = "redis://127.0.0.1:6379/4"
 
@@ -80,26 +90,11 @@ def main() -> None:
     tables = list(live.tables.order_by("number").values_list("number", flat=True))
 
     port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "CELERY_BROKER_URL": BROKER,
-        "DJANGO_SETTINGS_MODULE": "kalooki_site.settings",
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "CACHE_URL": "redis://127.0.0.1:6379/5",
-    }
+    env = site_env(url, BROKER, "redis://127.0.0.1:6379/5")
     web = start_web(port, args.web_workers, env, "/tmp/kalooki-bench-gunicorn.log")
     worker = start(CELERY_WORKER, env, "/tmp/kalooki-bench-worker.log")
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+        wait_for_port(port)
         base = f"/api/v1/events/{event.slug}"
         seats_of = {}
         probe = Client(port, token)

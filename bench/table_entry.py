@@ -19,13 +19,21 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import threading
 import time
 from pathlib import Path
 
-from _setup import CELERY_WORKER, command_line, setup_django, start, start_web, stop
+from _setup import (
+    CELERY_WORKER,
+    command_line,
+    setup_django,
+    site_env,
+    start,
+    start_web,
+    stop,
+    wait_for_port,
+)
 from api_load import Client, free_port
 
 BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/4")
@@ -109,17 +117,7 @@ def main() -> None:
     event, seating = make_event(args.tables)
 
     port = free_port()
-    env = {
-        **os.environ,
-        "DATABASE_URL": url,
-        "CELERY_BROKER_URL": BROKER,
-        "CACHE_URL": CACHE,
-        "DJANGO_SETTINGS_MODULE": "kalooki_site.settings",
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-    }
+    env = site_env(url, BROKER, CACHE)
     web = start_web(port, args.web_workers, env, "/tmp/kalooki-bench-entry-gunicorn.log")
     worker = start(CELERY_WORKER, env, WORKER_LOG)
     try:
@@ -133,12 +131,7 @@ def main() -> None:
 def warm_up(port: int, workers: int, event) -> None:
     """Wait until gunicorn answers from every worker and the Celery worker is ready, so
     the figures measure the entry, not the start-up."""
-    for _ in range(300):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            time.sleep(0.2)
+    wait_for_port(port)
     clients = [Client(port, "") for _ in range(workers * 2)]
     threads = [
         threading.Thread(target=c.call, args=("GET", f"/api/v1/events/{event.slug}/standings/"))

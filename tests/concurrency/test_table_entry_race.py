@@ -6,42 +6,18 @@ PostgreSQL only: these need real concurrent transactions and row locks.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 
 import pytest
-from django.db import connection
 
 from core import services
 from core.errors import ServiceError, StateConflict
 from scoring.models import Hand, HandScore, Proposal
+from tests.concurrency.threads import together
 from tests.fixtures import codes_of, hand, make_world
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def together(*calls: Callable[[], object]) -> list[object]:
-    """Run each call in its own thread and connection, all released at once; return
-    what each returned or raised."""
-    barrier = threading.Barrier(len(calls))
-    results: list[object] = [None] * len(calls)
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = calls[i]()
-        except Exception as error:  # noqa: BLE001 - the test inspects what each got
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
 
 
 @pytest.fixture
