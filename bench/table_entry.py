@@ -3,10 +3,11 @@ concurrently through the API, on gunicorn, PostgreSQL, a real Celery worker and 
 
 Each table is a thread: for every hand, one player sends it (PUT .../proposal/ with
 their code), the next player confirms it (POST .../proposal/confirm/), then the table
-pauses before the next hand. A monitor reads the public standings every 50 ms and, for
-each confirmed hand, notes when the standings first include it (the table's players'
+pauses (`--pause`) before the next hand; the tables start at random moments within one
+pause. A monitor reads the standings' version in the database every 50 ms and, for
+each confirmed hand, notes when a version first includes it (the table's players'
 points add up to the hands confirmed so far): the time from the confirmation's answer
-to that standings version is what a player watching the leaderboard waits.
+to that version is how long the leaderboard lags a confirmed hand.
 
 Prints the entry and confirmation latencies and that delay (median, p95, max). Traffic
 goes to 127.0.0.1 only; the run is bounded (`--hands` per table, `--seconds` at most).
@@ -17,8 +18,8 @@ goes to 127.0.0.1 only; the run is bounded (`--hands` per table, `--seconds` at 
 from __future__ import annotations
 
 import argparse
-import json
 import os
+import random
 import statistics
 import threading
 import time
@@ -164,6 +165,7 @@ def run(args, port: int, event, seating: dict) -> None:
         client.headers = {"Content-Type": "application/json"}
         seats = sorted(seating[number])
         total = 0
+        time.sleep(random.uniform(0, args.pause))  # tables do not all start at once
         for hand in range(1, args.hands + 1):
             if time.monotonic() > deadline:
                 return
@@ -190,25 +192,36 @@ def run(args, port: int, event, seating: dict) -> None:
             time.sleep(args.pause)
 
     def monitor() -> None:
-        client = Client(port, "")
-        client.headers = {}
+        """Watch the standings in the database itself (not through the web server,
+        whose queue would delay the watcher too): each new version, and whether it
+        includes each hand confirmed."""
+        from django.db import connection
+
+        from scoring.models import Standing
+        from tournaments.models import Event
+
         seen = None
         players = {t: [player for player, _ in seats.values()] for t, seats in seating.items()}
-        while not (done.is_set() and not any(waiting.values())) and time.monotonic() < deadline:
-            status, body = client.call("GET", f"{base}/standings/")
-            now = time.perf_counter()
-            if status == 200:
-                document = json.loads(body)
-                if document["version"] != seen:
-                    seen = document["version"]
-                    points = {row["player"]["id"]: row["points"] for row in document["standings"]}
+        try:
+            while not (done.is_set() and not any(waiting.values())) and time.monotonic() < deadline:
+                version = Event.objects.values_list("standings_version", flat=True).get(pk=event.pk)
+                now = time.perf_counter()
+                if version != seen:
+                    seen = version
+                    points = dict(
+                        Standing.objects.filter(round__event=event).values_list(
+                            "entry__player_id", "points"
+                        )
+                    )
                     with lock:
                         for table, pending in waiting.items():
                             total = sum(points.get(p, 0) for p in players[table])
                             reached = [item for item in pending if item[2] <= total]
                             delays.extend(now - answered for _, answered, _ in reached)
                             waiting[table] = [item for item in pending if item[2] > total]
-            time.sleep(POLL)
+                time.sleep(POLL)
+        finally:
+            connection.close()
 
     watcher = threading.Thread(target=monitor)
     watcher.start()
@@ -240,8 +253,8 @@ def run(args, port: int, event, seating: dict) -> None:
     print(f"POST confirm:  {percentiles(latencies['confirm'])} ({errors['confirm']} errors)")
     missing = sum(len(pending) for pending in waiting.values())
     print(
-        f"confirmation answered -> standings include the hand: {percentiles(delays)} "
-        f"({len(delays)} hands, {missing} never seen; standings read every {POLL * 1000:.0f} ms; "
+        f"confirmation answered -> a standings version includes the hand: {percentiles(delays)} "
+        f"({len(delays)} hands, {missing} never seen; version read every {POLL * 1000:.0f} ms; "
         f"{Event.objects.get(pk=event.pk).standings_version} standings versions in all)"
     )
 
