@@ -12,35 +12,57 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
-from core import selectors
+from core import selectors, services
 from core.sheet_form import row_fields
-from director.common import director_event, director_round
+from director.common import act, dashboard_url, director_event, director_round, invalid_form
+from director.forms import TableEntryForm
 from tournaments.models import Event, Round
 
 POLL_SECONDS = 5
 
 
 def panel(event: Event, round_: Round | None) -> dict[str, Any] | None:
-    """The dashboard's panel of the players' entries in `round_` (None where there is
-    nothing to follow: a round not in play, at an event where only directors enter and
-    no player entered anything): one query."""
+    """The dashboard's panel of the players' entries in `round_`, with the event's
+    setting of who enters (None before a round is in play): one query."""
     if round_ is None or round_.status not in (Round.Status.PUBLISHED, Round.Status.CLOSED):
         return None
     tables = selectors.round_entries(event, round_.number)
     counts = selectors.entry_counts(tables)
-    if event.table_entry != Event.TableEntry.PLAYERS and not any(counts.values()):
-        return None
     sheet = reverse("director:round", args=[event.slug, round_.number])
     return {
         "round": round_,
         "tables": [{"entries": t, "url": f"{sheet}tables/{t.number}/"} for t in tables],
         "counts": counts,
+        "any": any(counts.values()),
         "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
+        "setting": TableEntryForm(initial={"table_entry": event.table_entry}),
         "poll_url": reverse("director:round-entries", args=[event.slug, round_.number]),
         "poll_seconds": POLL_SECONDS,
     }
+
+
+@login_required
+@require_POST
+def set_table_entry(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who enters the hands from now on: the directors only, or the players (the
+    event's setting; the API and the admin change it too)."""
+    event = director_event(request, slug)
+    form = TableEntryForm(request.POST)
+    url = dashboard_url(event)
+    if not form.is_valid():
+        return invalid_form(request, form, url)
+    choice = form.cleaned_data["table_entry"]
+    done = (
+        "Players now enter their tables' hands; another player at the table confirms each."
+        if choice == Event.TableEntry.PLAYERS
+        else "Only directors enter the hands now; the players' codes open nothing."
+    )
+    data = {"table_entry": choice}
+    return act(
+        request, done, lambda: services.update_event(event=event, data=data, by=request.user), url
+    )
 
 
 @login_required
@@ -50,7 +72,7 @@ def entries_panel(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = director_round(request, slug, number)
     event = round_.event
     context = {"event": event, "entries": panel(event, round_)}
-    return render(request, "director/_entries.html", context)
+    return render(request, "director/_entries_live.html", context)
 
 
 def open_entries(table) -> list[dict[str, Any]]:

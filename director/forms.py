@@ -57,3 +57,7 @@ class MoveForm(forms.Form):
 
 class TableJumpForm(forms.Form):
     table = forms.IntegerField(min_value=1, max_value=9999, label="Table")
+
+
+class TableEntryForm(forms.Form):
+    table_entry = forms.ChoiceField(choices=Event.TableEntry.choices, label="Who enters the hands")

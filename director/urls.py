@@ -16,6 +16,7 @@ urlpatterns = [
     path("", dashboard.event_list, name="events"),
     path("<slug:slug>/", dashboard.event_dashboard, name="event"),
     path("<slug:slug>/rounds/start/", rounds.start_round, name="round-start"),
+    path("<slug:slug>/table-entry/", entries.set_table_entry, name="table-entry"),
     path(ROUND, dashboard.event_dashboard, name="round"),
     path(ROUND + "publish/", rounds.publish_round, name="round-publish"),
     path(ROUND + "close/", rounds.close_round, name="round-close"),

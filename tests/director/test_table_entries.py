@@ -70,12 +70,6 @@ def test_only_the_events_directors_see_the_panel(busy):
     assert signed_in(busy.bob).get(busy.url("rounds/1/entries/")).status_code == 404
 
 
-def test_an_event_where_only_directors_enter_shows_no_panel():
-    w = make_world(tag="d")
-    page = Page(signed_in(w.alice).get(w.url("rounds/1/")).content)
-    assert not page.has("table-entries")
-
-
 def test_a_disputed_hand_opens_on_the_sheet_with_both_versions(busy):
     page = Page(signed_in(busy.alice).get(busy.sheet_url()).content)
     card = page.text("entry-3")
@@ -133,3 +127,22 @@ def test_a_hands_history_keeps_the_players_entries(busy):
     assert "Entered by seat 1" in text and "confirmed by seat 2" in text
     history = signed_in(busy.alice).get(busy.hand_url(1, rest="history/")).content.decode()
     assert "entered by seat 1" in history and "confirmed by seat 2" in history  # who recorded it
+
+
+def test_the_director_chooses_who_enters_from_the_dashboard():
+    w = make_world(tag="s")
+    director = signed_in(w.alice)
+    page = Page(director.get(w.url("rounds/1/")).content)
+    assert page.has("table-entry-setting") and not page.has("entries-summary")
+    response = director.post(w.url("table-entry/"), {"table_entry": "players"})
+    assert response.status_code == 302
+    w.event.refresh_from_db()
+    assert w.event.table_entry == "players"
+    assert Page(director.get(w.url("rounds/1/")).content).has("entries-summary")
+    assert director.post(w.url("table-entry/"), {"table_entry": "all"}).status_code == 302
+    w.event.refresh_from_db()
+    assert w.event.table_entry == "players"  # an unknown choice changes nothing
+    assert (
+        signed_in(w.bob).post(w.url("table-entry/"), {"table_entry": "directors"}).status_code
+        == 404
+    )
