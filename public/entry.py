@@ -12,7 +12,6 @@ by themselves (htmx polls a small endpoint that answers 204 while nothing change
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -26,26 +25,25 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import codes, selectors, services
-from core.errors import HandRejected, ServiceError
+from core.errors import ServiceError
 from core.live import table_key, version_key
 from core.selectors.proposals import hand_lines, penalty_lines
-from core.sheet_form import (
-    PENALTY_LABELS,
-    HandRowForm,
-    PenaltySlot,
-    RowProblem,
-    row_fields,
-    service_problems,
-    sheet_problem,
-)
+from core.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from game import rules
+from public.entry_form import (
+    EntryForm,
+    blank_form,
+    form_from_entry,
+    typed_form,
+    with_slots,
+    worded,
+)
 from tournaments.models import Event, Seat, Table
 
 COOKIE = "kalooki_player_code"
 SALT = "kalooki.player-code"
 COOKIE_AGE = 24 * 60 * 60
 POLL_SECONDS = 3
-BLANK_PENALTIES = 2
 
 
 # --- finding the table and the player ---------------------------------------------------
@@ -108,82 +106,6 @@ def read_only_reason(table: Table) -> str:
 def check_hand(table: Table, hand: int) -> None:
     if not table.round.event.rules.has_hand(hand):
         raise Http404("No such hand.")
-
-
-# --- the hand form ----------------------------------------------------------------------
-
-
-@dataclass
-class SeatBox:
-    seat: int
-    name: str
-    value: str = ""
-    invalid: bool = False
-
-
-@dataclass
-class EntryForm:
-    """A hand as the player types it: the boxes of the seats that play it, who went
-    out, down and out, redeal, penalties; with what is wrong, after a refusal."""
-
-    number: int
-    contract: str
-    cards_dealt: int
-    boxes: list[SeatBox]
-    went_out: str = ""
-    down_and_out: bool = False
-    redeal: bool = False
-    penalties: list[PenaltySlot] = field(default_factory=list)
-    problems: list[RowProblem] = field(default_factory=list)
-
-    @property
-    def fields(self) -> set[str]:
-        return {p.field for p in self.problems}
-
-
-def blank_form(table: Table, hand: int) -> EntryForm:
-    spec = table.round.event.rules.hand(hand)
-    boxes = [
-        SeatBox(seat.position, seat.entry.player.name)
-        for seat in Seat.objects.filter(table=table).select_related("entry__player")
-        if seat.plays_hand(hand)
-    ]
-    return EntryForm(hand, spec.contract, spec.cards_dealt, sorted(boxes, key=lambda b: b.seat))
-
-
-def with_slots(form: EntryForm) -> EntryForm:
-    numbered = [
-        PenaltySlot(i, s.seat, s.kind, s.calls, s.points) for i, s in enumerate(form.penalties, 1)
-    ]
-    extra = [PenaltySlot(len(numbered) + i) for i in range(1, BLANK_PENALTIES + 1)]
-    form.penalties = numbered + extra
-    return form
-
-
-def form_from_entry(form: EntryForm, document: dict[str, Any]) -> EntryForm:
-    """The form filled with an entry already made (to correct it)."""
-    typed = HandRowForm(row_fields(document), seats=[box.seat for box in form.boxes])
-    return typed_form(form, typed, [])
-
-
-def typed_form(form: EntryForm, typed: HandRowForm, problems: list[RowProblem]) -> EntryForm:
-    """The form as the player typed it, with what is wrong marked: nothing is lost."""
-    bad = {seat for p in problems if p.field == "scores" for seat in p.seats}
-    for box in form.boxes:
-        box.value = typed.values.get(box.seat, "")
-        box.invalid = box.seat in bad
-    form.went_out, form.down_and_out, form.redeal = typed.went_out, typed.down_and_out, typed.redeal
-    form.penalties = typed.penalties
-    form.problems = problems
-    return form
-
-
-def worded(error: ServiceError, typed: HandRowForm | None) -> list[RowProblem]:
-    """A refusal in the words the director's sheet uses for it."""
-    if isinstance(error, HandRejected):
-        went_out = typed.went_out_seat if typed is not None else None
-        return [sheet_problem(p, went_out) for p in error.problems]
-    return service_problems(error.errors)
 
 
 # --- the page ---------------------------------------------------------------------------

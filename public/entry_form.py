@@ -1,0 +1,94 @@
+"""The hand form of the players' entry page: the boxes of the seats that play the hand,
+who went out, down and out, redeal, penalties, read with the director's sheet's form
+(`core.sheet_form.HandRowForm`) and refused in its words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.errors import HandRejected, ServiceError
+from core.sheet_form import (
+    HandRowForm,
+    PenaltySlot,
+    RowProblem,
+    row_fields,
+    service_problems,
+    sheet_problem,
+)
+from tournaments.models import Seat, Table
+
+BLANK_PENALTIES = 2
+
+
+@dataclass
+class SeatBox:
+    seat: int
+    name: str
+    value: str = ""
+    invalid: bool = False
+
+
+@dataclass
+class EntryForm:
+    """A hand as the player types it: the boxes of the seats that play it, who went
+    out, down and out, redeal, penalties; with what is wrong, after a refusal."""
+
+    number: int
+    contract: str
+    cards_dealt: int
+    boxes: list[SeatBox]
+    went_out: str = ""
+    down_and_out: bool = False
+    redeal: bool = False
+    penalties: list[PenaltySlot] = field(default_factory=list)
+    problems: list[RowProblem] = field(default_factory=list)
+
+    @property
+    def fields(self) -> set[str]:
+        return {p.field for p in self.problems}
+
+
+def blank_form(table: Table, hand: int) -> EntryForm:
+    spec = table.round.event.rules.hand(hand)
+    boxes = [
+        SeatBox(seat.position, seat.entry.player.name)
+        for seat in Seat.objects.filter(table=table).select_related("entry__player")
+        if seat.plays_hand(hand)
+    ]
+    return EntryForm(hand, spec.contract, spec.cards_dealt, sorted(boxes, key=lambda b: b.seat))
+
+
+def with_slots(form: EntryForm) -> EntryForm:
+    numbered = [
+        PenaltySlot(i, s.seat, s.kind, s.calls, s.points) for i, s in enumerate(form.penalties, 1)
+    ]
+    extra = [PenaltySlot(len(numbered) + i) for i in range(1, BLANK_PENALTIES + 1)]
+    form.penalties = numbered + extra
+    return form
+
+
+def form_from_entry(form: EntryForm, document: dict[str, Any]) -> EntryForm:
+    """The form filled with an entry already made (to correct it)."""
+    typed = HandRowForm(row_fields(document), seats=[box.seat for box in form.boxes])
+    return typed_form(form, typed, [])
+
+
+def typed_form(form: EntryForm, typed: HandRowForm, problems: list[RowProblem]) -> EntryForm:
+    """The form as the player typed it, with what is wrong marked: nothing is lost."""
+    bad = {seat for p in problems if p.field == "scores" for seat in p.seats}
+    for box in form.boxes:
+        box.value = typed.values.get(box.seat, "")
+        box.invalid = box.seat in bad
+    form.went_out, form.down_and_out, form.redeal = typed.went_out, typed.down_and_out, typed.redeal
+    form.penalties = typed.penalties
+    form.problems = problems
+    return form
+
+
+def worded(error: ServiceError, typed: HandRowForm | None) -> list[RowProblem]:
+    """A refusal in the words the director's sheet uses for it."""
+    if isinstance(error, HandRejected):
+        went_out = typed.went_out_seat if typed is not None else None
+        return [sheet_problem(p, went_out) for p in error.problems]
+    return service_problems(error.errors)
