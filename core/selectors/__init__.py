@@ -44,11 +44,39 @@ from core.selectors.hands import (
     table_sheet,
 )
 from core.selectors.history import HistoryEntry, hand_history
+from core.selectors.screens import (
+    AnnouncementView,
+    ClockFace,
+    ClockReading,
+    FieldRow,
+    RoundClockView,
+    Screen,
+    SeatingRow,
+    announcement_of,
+    announcements,
+    field_of,
+    round_clock,
+    screen,
+    seating_board,
+)
 from core.selectors.progress import RoundProgress, TableProgress, round_progress, tables_progress
 from core.selectors.standings import StandingRow, Standings, standings_after, standings_round
 
 __all__ = [
+    "AnnouncementView",
     "Board",
+    "ClockFace",
+    "ClockReading",
+    "FieldRow",
+    "RoundClockView",
+    "Screen",
+    "SeatingRow",
+    "announcement_of",
+    "announcements",
+    "field_of",
+    "round_clock",
+    "screen",
+    "seating_board",
     "HandView",
     "HistoryEntry",
     "RoundProgress",

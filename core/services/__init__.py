@@ -10,6 +10,12 @@ from core.services.entries import create_player, register_entry, withdraw_entry
 from core.services.events import EVENT_FIELDS, create_event, update_event
 from core.services.hands import Recorded, delete_hand, record_hand, score_rows
 from core.services.rounds import check_can_start, close_round, publish_round, start_round
+from core.services.screens import (
+    clock_action,
+    post_announcement,
+    remove_announcement,
+    screens_changed,
+)
 from core.services.seating import (
     MAX_SEED,
     check_adjustable,
@@ -29,6 +35,7 @@ __all__ = [
     "check_adjustable",
     "check_can_start",
     "check_table_open",
+    "clock_action",
     "close_round",
     "create_event",
     "create_player",
@@ -36,13 +43,16 @@ __all__ = [
     "full_clean_or_raise",
     "lock_table",
     "move_player",
+    "post_announcement",
     "publish_round",
     "queue_standings_refresh",
     "record_hand",
     "refresh_standings",
     "register_entry",
+    "remove_announcement",
     "reseat_round",
     "score_rows",
+    "screens_changed",
     "seat_round",
     "seating_adjustable",
     "start_round",

@@ -16,6 +16,7 @@ from core.selectors.hands import tables_have_hands
 from core.selectors.seating import seating_quality, seating_request
 from core.services import background
 from core.services.common import with_history_user
+from core.services.standings import queue_standings_refresh
 from game import seating
 from tournaments.models import MAX_SEATS, MIN_SEATS, Entry, Event, Round, Seat, Table
 
@@ -109,9 +110,13 @@ def store_plan(
 
 
 def refresh_quality(round_: Round) -> None:
-    """Recompute the quality report after the director changed the seating by hand."""
+    """Recompute the quality report after the director changed the seating by hand. In
+    a round in play the public pages (the seating board, the tables) follow the new
+    places through the standings rebuild, which their caches key on."""
     round_.quality = seating_quality(round_).as_dict()
     round_.save(update_fields=["quality"])
+    if round_.status == Round.Status.PUBLISHED:
+        queue_standings_refresh(round_.event)
 
 
 def seating_adjustable(round_: Round, *, hands_recorded: bool) -> bool:
