@@ -17,6 +17,7 @@ from core import selectors, services
 from core.selectors import TableProgress
 from director.common import director_event, director_round, refusal
 from director.forms import StartRoundForm, TableJumpForm
+from director.screens import panel as screens_panel
 from tournaments.models import Event, Round, Table
 
 
@@ -142,6 +143,7 @@ def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) 
         "dash": dashboard,
         "start_form": StartRoundForm(event=event),
         "jump_form": TableJumpForm(),
+        "screens": screens_panel(event, dashboard.current),
     }
     return render(request, "director/dashboard.html", context)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 
 from core.services import MAX_SEED
+from game.clock import ACTIONS
 from tournaments.models import Entry, Event, SeatingPolicy
 
 
@@ -57,3 +58,15 @@ class MoveForm(forms.Form):
 
 class TableJumpForm(forms.Form):
     table = forms.IntegerField(min_value=1, max_value=9999, label="Table")
+
+
+class ClockForm(forms.Form):
+    """A clock action: the service (and `game.clock`) judge the minutes and the table."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
+    minutes = forms.IntegerField(required=False, label="Minutes")
+    table = forms.IntegerField(required=False, min_value=1, max_value=9999, label="Table")
+
+
+class AnnouncementForm(forms.Form):
+    text = forms.CharField(max_length=2000, label="Announcement")

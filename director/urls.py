@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from director import dashboard, rounds, sheet
+from director import dashboard, rounds, screens, sheet
 
 app_name = "director"
 
@@ -24,6 +24,13 @@ urlpatterns = [
     path(ROUND + "swap/", rounds.swap_players, name="round-swap"),
     path(ROUND + "move/", rounds.move_player, name="round-move"),
     path(ROUND + "go/", dashboard.table_jump, name="table-jump"),
+    path(ROUND + "clock/", screens.clock_action, name="round-clock"),
+    path("<slug:slug>/announcements/", screens.post_announcement, name="announce"),
+    path(
+        "<slug:slug>/announcements/<int:announcement_id>/remove/",
+        screens.remove_announcement,
+        name="announcement-remove",
+    ),
     path(TABLE, sheet.table_sheet, name="sheet"),
     path(TABLE + "lock/", rounds.lock_table, name="table-lock"),
     path(TABLE + "unlock/", rounds.unlock_table, name="table-unlock"),
