@@ -44,6 +44,7 @@ from core.selectors.hands import (
     table_sheet,
 )
 from core.selectors.history import HistoryEntry, hand_history
+from core.selectors.progress import RoundProgress, TableProgress, round_progress, tables_progress
 from core.selectors.screens import (
     AnnouncementView,
     ClockFace,
@@ -59,7 +60,6 @@ from core.selectors.screens import (
     screen,
     seating_board,
 )
-from core.selectors.progress import RoundProgress, TableProgress, round_progress, tables_progress
 from core.selectors.standings import StandingRow, Standings, standings_after, standings_round
 
 __all__ = [

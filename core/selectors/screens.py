@@ -222,4 +222,3 @@ def field_of(event: Event) -> tuple[FieldRow, ...]:
         for p, name, club, country, status in rows
     ]
     return tuple(sorted(found, key=lambda r: (r.withdrawn, r.name.casefold(), r.name, r.player)))
-

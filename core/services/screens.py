@@ -58,11 +58,7 @@ def clock_action(
         )
     stored = RoundClock.objects.filter(round=round_).first()
     clock = stored.as_clock() if stored else Clock(minutes=round_.event.round_minutes)
-    if (
-        action == "extend"
-        and table is not None
-        and not round_.tables.filter(number=table).exists()
-    ):
+    if action == "extend" and table is not None and not round_.tables.filter(number=table).exists():
         raise InvalidInput(f"Round {round_.number} has no table {table}.", field="table")
     try:
         changed = clock.act(timezone.now(), action, minutes, table)
@@ -90,8 +86,7 @@ def post_announcement(
         raise InvalidInput("Write the announcement.", field="text")
     if len(line) > ANNOUNCEMENT_MAX:
         raise InvalidInput(
-            f"An announcement is at most {ANNOUNCEMENT_MAX} characters; this one has "
-            f"{len(line)}.",
+            f"An announcement is at most {ANNOUNCEMENT_MAX} characters; this one has {len(line)}.",
             field="text",
         )
     event = Event.objects.select_for_update().get(pk=event.pk)
@@ -112,9 +107,7 @@ def remove_announcement(
 ) -> Announcement:
     """Take a line off the screens; it stays in the event's history. Removing one
     already removed changes nothing (a request sent twice)."""
-    found = Announcement.objects.select_for_update().select_related("event").get(
-        pk=announcement.pk
-    )
+    found = Announcement.objects.select_for_update().select_related("event").get(pk=announcement.pk)
     if found.removed_at is not None:
         return found
     found.removed_at = timezone.now()

@@ -200,9 +200,7 @@ def test_publishing_shows_the_seating_board_and_the_first_hand_brings_the_standi
     expect(projector.locator("[data-projector]")).to_have_attribute(
         "data-phase", "standings", timeout=LIVE_TIMEOUT
     )
-    expect(projector.locator(".pj-table tbody tr").first.locator(".name")).to_contain_text(
-        "Andre"
-    )
+    expect(projector.locator(".pj-table tbody tr").first.locator(".name")).to_contain_text("Andre")
     expect(spectator.locator("#leaderboard-title")).to_contain_text(
         "Standings after round 1", timeout=LIVE_TIMEOUT
     )

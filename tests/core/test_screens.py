@@ -60,7 +60,8 @@ def test_starting_the_clock_stores_its_end_and_who_started_it(event):
     before = timezone.now()
     stored = services.clock_action(round=round_of(event), action="start", by=alice)
     assert stored.minutes == 75
-    assert before + timedelta(minutes=75) <= stored.ends_at <= timezone.now() + timedelta(minutes=75)
+    length = timedelta(minutes=75)
+    assert before + length <= stored.ends_at <= timezone.now() + length
     history = stored.history.get()
     assert (history.history_type, history.history_user) == ("+", alice)
     reading = selectors.round_clock(event, 1).read(timezone.now()).reading
@@ -89,7 +90,9 @@ def test_the_clock_of_a_round_not_in_play_cannot_change(event):
     draft = make_round(event, number=2, status=Round.Status.DRAFT)
     with pytest.raises(StateConflict, match="not published yet") as refused:
         services.clock_action(round=draft, action="start")
-    assert refused.value.errors == {"round": ["Round 2 is not published yet: only a round in play has a clock."]}
+    assert refused.value.errors == {
+        "round": ["Round 2 is not published yet: only a round in play has a clock."]
+    }
     Round.objects.filter(pk=draft.pk).update(status=Round.Status.CLOSED)
     with pytest.raises(StateConflict, match="Round 2 is closed"):
         services.clock_action(round=draft, action="pause")

@@ -126,9 +126,7 @@ def test_a_rebuild_announces_its_version_to_the_live_pages(event):
     event.refresh_from_db()
     cache.set(live_version.screen_key(event.slug), event.screen_version)  # as a page leaves it
     assert live_version.unchanged(event.slug, event.standings_version, event.screen_version)
-    assert not live_version.unchanged(
-        event.slug, event.standings_version - 1, event.screen_version
-    )
+    assert not live_version.unchanged(event.slug, event.standings_version - 1, event.screen_version)
 
 
 def test_players_whose_table_has_not_started_keep_their_place_in_the_live_standings():

@@ -81,7 +81,8 @@ def test_a_round_not_in_play_has_no_clock_panel(w, director):
 
 
 def test_announcements_are_posted_removed_and_kept_in_the_history(w, director):
-    posted = director.post(w.url("announcements/"), {"text": "Round 2 starts at 14:30"}, follow=True)
+    text = {"text": "Round 2 starts at 14:30"}
+    posted = director.post(w.url("announcements/"), text, follow=True)
     assert flashes(posted) == ["On the screens now: “Round 2 starts at 14:30”."]
     assert posted.redirect_chain[-1][0] == w.url() + "#announce"
     found = Announcement.objects.get()

@@ -95,7 +95,9 @@ def test_table_points_appear_only_for_a_table_points_event(client, kingston):
 def test_an_event_without_standings_says_when_they_will_appear(client, kingston):
     # The first deal is recorded (a redeal); the rebuild has not run yet.
     table = kingston.rounds.get().tables.get()
-    Hand.objects.create(table=table, number=1, outcome=Hand.Outcome.REDEAL, contract="", cards_dealt=9)
+    Hand.objects.create(
+        table=table, number=1, outcome=Hand.Outcome.REDEAL, contract="", cards_dealt=9
+    )
     html = client.get("/events/kingston/").content.decode()
     assert "No standings yet" in html
 

@@ -159,9 +159,7 @@ def test_every_live_page_follows_the_clock(client, event, committed):
 
 def test_a_tables_page_shows_its_own_extra_time(client, event, committed):
     committed(services.clock_action, round=round_one(event), action="start", minutes=60)
-    committed(
-        services.clock_action, round=round_one(event), action="extend", minutes=7, table=2
-    )
+    committed(services.clock_action, round=round_one(event), action="extend", minutes=7, table=2)
     stored = RoundClock.objects.get()
     table = client.get("/events/kingston/rounds/1/tables/2/").content.decode()
     assert clock_attrs(table, "Table 2")["ends"] == str(
@@ -195,7 +193,7 @@ def test_at_time_the_screens_say_time_and_the_events_rule(client, event, committ
     cache.clear()
     html = client.get("/events/kingston/projector/").content.decode()
     assert clock_attrs(html, "Round 1")["state"] == "over"
-    assert 'data-clock-time>Time</span>' in html
+    assert "data-clock-time>Time</span>" in html
     assert (
         '<p class="clock-rule" data-clock-rule role="status"><strong>Time:</strong> '
         "Finish the hand in play, then stop.</p>"
