@@ -68,6 +68,15 @@ def make_entries(event: Event, count: int) -> list[Entry]:
     ]
 
 
+def named_entries(event: Event, names: list[str]) -> list[Entry]:
+    """Entries of players with these names, seeded in this order."""
+    entries = make_entries(event, len(names))
+    for entry, name in zip(entries, names, strict=True):
+        Player.objects.filter(pk=entry.player_id).update(name=name)
+        entry.player.name = name
+    return entries
+
+
 def make_round(
     event: Event,
     *,

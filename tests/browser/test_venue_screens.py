@@ -5,18 +5,17 @@ first hand; a projector that loses the network says it is showing old data."""
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timedelta
 
 import pytest
 from playwright.sync_api import expect
-from rest_framework.authtoken.models import Token
 
 from core import services
+from game.rules import HandEntry, SeatEntry
 from tests.browser.test_director_sheet import sign_in
-from tests.fixtures import make_entries, make_event, make_round, make_user
-from tournaments.models import Player, Round
+from tests.fixtures import make_event, make_round, make_user, named_entries
+from tournaments.models import Round
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,10 +28,7 @@ def kingston(status: str = Round.Status.PUBLISHED):
     """Alice's event: eight players at two tables in round 1."""
     event = make_event(slug="kingston", name="Kingston Open")
     event.directors.add(make_user("alice"))
-    entries = make_entries(event, 8)
-    for entry, name in zip(entries, NAMES, strict=True):
-        Player.objects.filter(pk=entry.player_id).update(name=name)
-    make_round(event, table_sizes=(4, 4), entries=entries, status=status)
+    make_round(event, table_sizes=(4, 4), entries=named_entries(event, NAMES), status=status)
     return event
 
 
@@ -184,19 +180,14 @@ def test_publishing_shows_the_seating_board_and_the_first_hand_brings_the_standi
     )
     assert spectator.locator("table.seating tbody tr").count() == 8
 
-    # The first hand at table 1: Andre goes out, the others score.
-    alice = event.directors.get()
-    token = Token.objects.create(user=alice)
-    hand = {
-        "went_out": 4,
-        "scores": [{"seat": 1, "points": 20}, {"seat": 2, "points": 30}, {"seat": 3, "points": 40}],
-    }
-    response = director.request.put(
-        f"{live_server.url}/api/v1/events/kingston/rounds/1/tables/1/hands/1/",
-        data=json.dumps(hand),
-        headers={"Authorization": f"Token {token.key}", "Content-Type": "application/json"},
+    # The first hand at table 1, as the sheet or the API records it: Andre goes out.
+    scores = (SeatEntry(1, 20), SeatEntry(2, 30), SeatEntry(3, 40))
+    services.record_hand(
+        table=event.rounds.get().tables.get(number=1),
+        number=1,
+        entry=HandEntry(went_out=4, scores=scores),
+        by=event.directors.get(),
     )
-    assert response.status == 200, response.text()
     expect(projector.locator("[data-projector]")).to_have_attribute(
         "data-phase", "standings", timeout=LIVE_TIMEOUT
     )

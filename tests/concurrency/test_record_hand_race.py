@@ -6,15 +6,13 @@ SQLite test database (one connection, in memory) cannot give.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from core import services
 from core.errors import StaleVersion
 from game.rules import HandEntry, SeatEntry
 from scoring.models import Hand, HandScore
+from tests.concurrency.threads import together
 from tests.fixtures import make_table
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -28,28 +26,16 @@ def entry_with(points: int) -> HandEntry:
 
 
 def race(table, entries: list[HandEntry], expected_version: int) -> list[object]:
-    """Run record_hand for each entry in its own thread and connection, all released
-    together; return each thread's result or the exception it raised."""
-    barrier = threading.Barrier(len(entries))
-    results: list[object] = [None] * len(entries)
-
-    def save(i: int) -> None:
-        try:
-            barrier.wait()
-            results[i] = services.record_hand(
-                table=table, number=1, entry=entries[i], expected_version=expected_version
+    """Run record_hand for each entry at the same moment; return each one's result or
+    the exception it raised."""
+    return together(
+        [
+            lambda entry=entry: services.record_hand(
+                table=table, number=1, entry=entry, expected_version=expected_version
             )
-        except Exception as error:  # noqa: BLE001 - the test inspects what each thread got
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=save, args=(i,)) for i in range(len(entries))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    return results
+            for entry in entries
+        ]
+    )
 
 
 @pytest.mark.parametrize("start_version", [0, 1])

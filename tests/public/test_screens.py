@@ -16,7 +16,7 @@ from core import live as live_version
 from core import services
 from game.rules import HandEntry, SeatEntry
 from public import live
-from tests.fixtures import make_entries, make_event, make_round
+from tests.fixtures import make_entries, make_event, make_round, named_entries
 from tests.public.test_live import CountingCache
 from tournaments.models import Event, Player, Round, RoundClock
 
@@ -34,11 +34,8 @@ PAGES = (
 def event() -> Event:
     """Round 1 just published: two tables of four, no hand yet."""
     event = make_event(slug="kingston", name="Kingston Open")
-    entries = make_entries(event, 8)
     names = ["Omar", "Lorna", "Kemar", "Andre", "Yvonne", "beverley", "Carlton", "Delroy"]
-    for entry, name in zip(entries, names, strict=True):
-        Player.objects.filter(pk=entry.player_id).update(name=name)
-    make_round(event, table_sizes=(4, 4), entries=entries)
+    make_round(event, table_sizes=(4, 4), entries=named_entries(event, names))
     return event
 
 

@@ -1,0 +1,31 @@
+"""Running calls at the same moment, each in its own thread and database connection."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from django.db import connection
+
+
+def together(calls: list[Callable[[], object]]) -> list[object]:
+    """Run each call in its own thread and connection, all released together; return
+    what each returned or the exception it raised."""
+    barrier = threading.Barrier(len(calls))
+    results: list[object] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait()
+            results[i] = calls[i]()
+        except Exception as error:  # noqa: BLE001 - the test inspects what each thread got
+            results[i] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    return results
