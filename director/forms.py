@@ -70,3 +70,7 @@ class ClockForm(forms.Form):
 
 class AnnouncementForm(forms.Form):
     text = forms.CharField(max_length=2000, label="Announcement")
+
+
+class TimeRuleForm(forms.Form):
+    time_rule = forms.CharField(max_length=2000, required=False, label="At time")

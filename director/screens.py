@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from core import selectors, services
 from director.common import act, dashboard_url, director_event, director_round, invalid_form
-from director.forms import AnnouncementForm, ClockForm
+from director.forms import AnnouncementForm, ClockForm, TimeRuleForm
 from game.clock import format_duration
 from tournaments.models import Event, Round, RoundClock
 
@@ -108,4 +108,22 @@ def remove_announcement(request: HttpRequest, slug: str, announcement_id: int) -
         f"Taken off the screens (kept in the history): “{found.text}”.",
         lambda: services.remove_announcement(announcement=found, by=request.user),
         dashboard_url(event) + "#announce",
+    )
+
+
+@login_required
+@require_POST
+def time_rule(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event's written rule for what happens at time, shown when the clock runs out."""
+    event = director_event(request, slug)
+    url = dashboard_url(event) + "#clock"
+    form = TimeRuleForm(request.POST)
+    if not form.is_valid():
+        return invalid_form(request, form, url)
+    rule = " ".join(form.cleaned_data["time_rule"].split())
+    return act(
+        request,
+        f"At time, the screens now say: “{rule}”." if rule else "No rule shows at time now.",
+        lambda: services.update_event(event=event, data={"time_rule": rule}, by=request.user),
+        url,
     )

@@ -26,6 +26,7 @@ urlpatterns = [
     path(ROUND + "go/", dashboard.table_jump, name="table-jump"),
     path(ROUND + "clock/", screens.clock_action, name="round-clock"),
     path("<slug:slug>/announcements/", screens.post_announcement, name="announce"),
+    path("<slug:slug>/time-rule/", screens.time_rule, name="time-rule"),
     path(
         "<slug:slug>/announcements/<int:announcement_id>/remove/",
         screens.remove_announcement,

@@ -118,3 +118,15 @@ def test_only_the_events_directors_use_the_panel(w):
     bobs = Announcement.objects.create(event=w.bobs_event, text="Bob's", posted_at=mine.posted_at)
     director = signed_in(w.alice)
     assert director.post(w.url(f"announcements/{bobs.pk}/remove/")).status_code == 404
+
+
+def test_the_rule_at_time_is_written_from_the_panel(w, director):
+    page = Page(director.get(w.url()).content)
+    assert page.attrs("time-rule")["value"] == w.event.time_rule
+    saved = director.post(w.url("time-rule/"), {"time_rule": " Stop when  time is called. "}, follow=True)
+    assert flashes(saved) == ["At time, the screens now say: “Stop when time is called.”."]
+    w.event.refresh_from_db()
+    assert w.event.time_rule == "Stop when time is called."
+    too_long = director.post(w.url("time-rule/"), {"time_rule": "x" * 301}, follow=True)
+    assert flashes(too_long) == ["Ensure this value has at most 300 characters (it has 301)."]
+    assert signed_in(w.bob).post(w.url("time-rule/"), {"time_rule": "Mine"}).status_code == 404
