@@ -105,15 +105,11 @@ def board_rows(board: selectors.Board) -> tuple:
     return {"field": board.field, "seating": board.seating}.get(board.phase, board.rows)
 
 
-def row_name(row: Any) -> str:
-    return row.player.name if hasattr(row, "rank") else row.name
-
-
 def board_context(event: Event, board: selectors.Board, page: int, search: str) -> dict[str, Any]:
     rows = board_rows(board)
     if search:
         folded = search.casefold()
-        rows = tuple(row for row in rows if folded in row_name(row).casefold())
+        rows = tuple(row for row in rows if folded in row.name.casefold())
     pages = max(1, ceil(len(rows) / PER_PAGE))
     page = min(max(page, 1), pages)
     return {

@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.urls import reverse
 from django.utils import timezone
 
 from core import live as live_version
@@ -17,7 +18,7 @@ from core.errors import InvalidInput, StateConflict
 from core.selectors.boards import FIELD, SEATING, STANDINGS
 from game.clock import OVER, PAUSED, RUNNING, STOPPED
 from game.rules import HandEntry, SeatEntry
-from tests.fixtures import make_alice, make_entries, make_event, make_round
+from tests.fixtures import make_alice, make_entries, make_event, make_root, make_round
 from tournaments.models import Announcement, Event, Player, Round, RoundClock
 
 pytestmark = pytest.mark.django_db
@@ -283,3 +284,18 @@ def test_the_screen_reads_the_round_in_plays_clock_and_the_announcements_showing
     assert screen.clock.face(now, 1).extra == "2:00"
     Round.objects.filter(pk=round_of(event).pk).update(status=Round.Status.CLOSED)
     assert selectors.screen(public(event)).clock is None
+
+
+def test_the_admin_shows_clocks_and_announcements_with_their_history_but_changes_neither(
+    client, event
+):
+    client.force_login(make_root())
+    stored = services.clock_action(round=round_of(event), action="start")
+    posted = services.post_announcement(event=event, text="Tea is ready")
+    for name, obj in (("roundclock", stored), ("announcement", posted)):
+        assert client.get(reverse(f"admin:tournaments_{name}_changelist")).status_code == 200
+        change = client.get(reverse(f"admin:tournaments_{name}_change", args=[obj.pk]))
+        assert change.status_code == 200 and b'name="_save"' not in change.content
+        assert client.get(reverse(f"admin:tournaments_{name}_add")).status_code == 403
+    history = client.get(reverse("admin:tournaments_roundclock_history", args=[stored.pk]))
+    assert history.status_code == 200
