@@ -5,8 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
-from tests.fixtures import make_round
+from core import services
+from tests.fixtures import make_event, make_round
 from tournaments.models import Announcement, Round, RoundClock
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +130,17 @@ def test_a_bad_announcement_is_400_and_writes_nothing(api, alice, event):
     assert api.as_().post(ANNOUNCEMENTS, {"text": "Hi"}, format="json").status_code in (401, 403)
     assert not Announcement.objects.exists()
     assert api.as_().get(f"{ANNOUNCEMENTS}12345/").status_code == 404
+
+
+def test_reading_a_clock_runs_as_many_queries_for_30_tables_as_for_2(api):
+    counts = []
+    for slug, tables in (("small", 2), ("large", 30)):
+        other = make_event(slug=slug)
+        round_ = make_round(other, table_sizes=(4,) * tables)
+        services.clock_action(round=round_, action="start")
+        services.clock_action(round=round_, action="extend", minutes=3, table=2)
+        with CaptureQueriesContext(connection) as captured:
+            body = api.as_().get(f"/api/v1/events/{slug}/rounds/1/clock/").json()
+        assert len(body["tables"]) == tables
+        counts.append(len(captured))
+    assert counts[0] == counts[1] <= 3, counts
