@@ -123,7 +123,8 @@ def test_only_the_events_directors_use_the_panel(w):
 def test_the_rule_at_time_is_written_from_the_panel(w, director):
     page = Page(director.get(w.url()).content)
     assert page.attrs("time-rule")["value"] == w.event.time_rule
-    saved = director.post(w.url("time-rule/"), {"time_rule": " Stop when  time is called. "}, follow=True)
+    rule = {"time_rule": " Stop when  time is called. "}
+    saved = director.post(w.url("time-rule/"), rule, follow=True)
     assert flashes(saved) == ["At time, the screens now say: “Stop when time is called.”."]
     w.event.refresh_from_db()
     assert w.event.time_rule == "Stop when time is called."
