@@ -5,6 +5,7 @@ with the service's answer as a message."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -16,7 +17,7 @@ from django.views.decorators.http import require_POST
 from core import selectors, services
 from director.common import act, dashboard_url, director_event, director_round, invalid_form
 from director.forms import AnnouncementForm, ClockForm, TimeRuleForm
-from game.clock import format_duration
+from game.clock import OVER, format_duration
 from tournaments.models import Event, Round, RoundClock
 
 REMOVED_SHOWN = 20  # the history under the panel; the admin and the API have all of it
@@ -41,7 +42,7 @@ def panel(event: Event, current: Round | None) -> dict[str, Any]:
     }
 
 
-def at(moment) -> str:
+def at(moment: datetime) -> str:
     return time_format(timezone.localtime(moment), "H:i")
 
 
@@ -51,7 +52,12 @@ def clock_done(stored: RoundClock, action: str, minutes: int | None, table: int 
     reading = clock.read(timezone.now(), table)
     if action == "pause":
         return f"The clock is paused with {format_duration(reading.remaining_s)} left."
-    ends = f"time runs out at {at(reading.ends_at)}" if reading.ends_at else "paused"
+    if reading.ends_at is None:
+        ends = "the clock is paused"
+    elif reading.state == OVER:
+        ends = f"time ran out at {at(reading.ends_at)}"
+    else:
+        ends = f"time runs out at {at(reading.ends_at)}"
     if action == "start":
         return f"The clock is started: {clock.minutes} minutes; {ends}."
     if action == "resume":
