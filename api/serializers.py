@@ -29,10 +29,11 @@ class EventSerializer(serializers.ModelSerializer):
         child=serializers.ChoiceField(choices=TIEBREAKS), max_length=len(TIEBREAKS), required=False
     )
     standings_version = serializers.IntegerField(read_only=True)
+    screen_version = serializers.IntegerField(read_only=True)
 
     class Meta:
         model = Event
-        fields = [*EVENT_FIELDS, "standings_version"]
+        fields = [*EVENT_FIELDS, "standings_version", "screen_version"]
 
 
 class EntrySerializer(serializers.ModelSerializer):

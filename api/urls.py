@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from api import events, exports, hands, rounds, standings, table_entry
+from api import events, exports, hands, rounds, screens, standings, table_entry
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
@@ -24,6 +24,13 @@ urlpatterns = [
     path(round_ + "swap/", rounds.RoundSwap.as_view(), name="round-swap"),
     path(round_ + "move/", rounds.RoundMove.as_view(), name="round-move"),
     path(round_ + "reseat/", rounds.RoundReseat.as_view(), name="round-reseat"),
+    path(round_ + "clock/", screens.RoundClockView.as_view(), name="round-clock"),
+    path(event + "announcements/", screens.AnnouncementList.as_view(), name="announcements"),
+    path(
+        event + "announcements/<int:announcement_id>/",
+        screens.AnnouncementDetail.as_view(),
+        name="announcement",
+    ),
     path(table, hands.TableDetail.as_view(), name="table"),
     path(table + "lock/", hands.TableLock.as_view(), name="table-lock"),
     path(table + "unlock/", hands.TableUnlock.as_view(), name="table-unlock"),

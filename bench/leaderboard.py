@@ -193,15 +193,15 @@ def main() -> None:
         )
         try:
             wait_until_up(port, server)
-            measure(port, args, event.slug, version)
+            measure(port, args, event.slug, f"v={version}&s={event.screen_version}")
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(20)
 
 
-def measure(port: int, args: argparse.Namespace, slug: str, version: int) -> None:
+def measure(port: int, args: argparse.Namespace, slug: str, versions: str) -> None:
     board = f"/events/{slug}/"
-    poll = f"/events/{slug}/live/?v={version}"
+    poll = f"/events/{slug}/live/?{versions}"
     for path, expected in ((board, 200), (poll, 204), ("/healthz", 200)):
         for _ in range(args.workers * 2):  # warm every worker and the cache
             status, size = get(port, path)

@@ -6,7 +6,17 @@ from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
 from scoring.models import Hand, HandScore, Penalty, Proposal, Standing
-from tournaments.models import Entry, Event, Player, PlayerCode, Round, Seat, Table
+from tournaments.models import (
+    Announcement,
+    Entry,
+    Event,
+    Player,
+    PlayerCode,
+    Round,
+    RoundClock,
+    Seat,
+    Table,
+)
 
 
 class HandScoreInline(admin.TabularInline):
@@ -176,7 +186,7 @@ class EventAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "venue"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["directors"]
-    readonly_fields = ["standings_version", "created_at", "updated_at"]
+    readonly_fields = ["standings_version", "screen_version", "created_at", "updated_at"]
     date_hierarchy = "starts_on"
 
 
@@ -230,3 +240,32 @@ class SeatAdmin(SimpleHistoryAdmin):
     search_fields = ["entry__player__name"]
     raw_id_fields = ["entry", "table", "round"]
     list_select_related = ["table__round__event", "entry__player"]
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown to staff, changed only through the services (the dashboard and the API),
+    which keep the screens' live pages and the history right."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(RoundClock)
+class RoundClockAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
+    list_display = ["round", "minutes", "ends_at", "paused_at", "table_extra_s", "updated_at"]
+    list_filter = ["round__event"]
+    list_select_related = ["round__event"]
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(ReadOnlyAdmin):
+    list_display = ["text", "event", "posted_at", "posted_by", "removed_at", "removed_by"]
+    list_filter = ["event", ("removed_at", admin.EmptyFieldListFilter)]
+    search_fields = ["text"]
+    list_select_related = ["event", "posted_by", "removed_by"]

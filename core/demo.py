@@ -18,6 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
+from core import services
 from core.services import issue_codes, score_rows
 from core.services.seating import store_plan
 from game import rules, seating
@@ -144,6 +145,8 @@ class DemoOptions:
     ruleset: str = "jamaica"
     # Leave the last round in play with some hands still to enter.
     live: bool = False
+    # With `live`: the last round just published, no hand played yet (the seating board).
+    seated: bool = False
     # Rounds the event plans (default: those generated); with no round generated, the
     # event is still taking registrations.
     planned: int | None = None
@@ -286,10 +289,43 @@ def generate_demo_event(options: DemoOptions) -> Event:
             for a, b in combinations(sorted(planned.seats), 2):
                 met[frozenset((a, b))] += 1
             dealt[planned.seats[planned.dealer - 1]] += 1
-        write_round_hands(rng, simulator, event, tables, seats, in_play)
+        if not (in_play and options.seated):
+            write_round_hands(rng, simulator, event, tables, seats, in_play)
         if in_play:  # as publishing it would have: each player's code for the round
             issue_codes(round=round_)
+    if options.live:
+        demo_screens(event)
     return event
+
+
+# Minutes of the round already played when the demo's round in play has hands.
+DEMO_ELAPSED = 55
+
+
+def demo_screens(event: Event) -> None:
+    """What a venue's screens show during the round in play: its clock running (started
+    DEMO_ELAPSED minutes ago, or just now for a round not begun, table 2 given 5 more
+    minutes for a late start) and an announcement. Run again, it starts the clock afresh,
+    so a demo loaded days ago still shows it running."""
+    round_ = event.rounds.filter(status=Round.Status.PUBLISHED).order_by("-number").first()
+    if round_ is None:
+        return
+    clock = getattr(round_, "clock", None)
+    if clock is not None and clock.paused_at is None:
+        services.clock_action(round=round_, action="pause")
+    services.clock_action(round=round_, action="start", minutes=event.round_minutes)
+    begun = Hand.objects.filter(table__round=round_).exists()
+    if begun:
+        services.clock_action(round=round_, action="extend", minutes=-DEMO_ELAPSED)
+    if round_.tables.filter(number=2).exists():
+        services.clock_action(round=round_, action="extend", minutes=5, table=2)
+    if not event.announcements.filter(removed_at__isnull=True).exists():
+        text = (
+            "Lunch is served in the hall from 13:00"
+            if begun
+            else f"Round {round_.number} is seated: find your table on the board"
+        )
+        services.post_announcement(event=event, text=text)
 
 
 def write_round_hands(

@@ -1,11 +1,13 @@
-"""The standings version that live pages follow, kept in the cache.
+"""The versions that live pages follow, kept in the cache.
 
-Every standings rebuild grows `Event.standings_version` and announces it here once it
-commits; a live page polls with the version it shows and, while the cache holds the
-same version for a public event, is answered from that one cache hit without a query.
-The rebuild (a service) writes this key and the public pages read it: this module is
-the contract between them. So is a table's entry stamp, which the services that change
-a table's hands or players' entries replace, and the players' entry page follows.
+Every standings rebuild grows `Event.standings_version`, and every other change the
+venue screens show (the round clock, an announcement, the field, the event's settings)
+grows `Event.screen_version`; each is announced here once it commits. A live page
+polls with both versions it shows and, while the cache holds the same two for a public
+event, is answered from that one cache round trip without a query. The services write
+these keys and the public pages read them: this module is the contract between them.
+A table's entry stamp is the same kind of contract: the services that change a table's
+hands or players' entries replace it, and the players' entry page follows it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,10 @@ def version_key(slug: str) -> str:
     return f"{PREFIX}:version:{slug}"
 
 
+def screen_key(slug: str) -> str:
+    return f"{PREFIX}:screen:{slug}"
+
+
 def announce_version(event: Event, version: int) -> None:
     """Tell live pages the standings are now at `version`, once the rebuild commits
     (before then a poller would read the old rows under the new version)."""
@@ -38,8 +44,14 @@ def announce_version(event: Event, version: int) -> None:
     )
 
 
+def announce_screen(event: Event, version: int) -> None:
+    """Tell live pages the screens (clock, announcements, field) are now at `version`,
+    once the change commits."""
+    transaction.on_commit(partial(cache.set, screen_key(event.slug), version, ANNOUNCED_TTL))
+
+
 def remember_version(event: Event) -> None:
-    """Keep the version a page just read from the database, for a few seconds.
+    """Keep the versions a page just read from the database, for a few seconds.
 
     `add` does not replace an announcement, which may be newer than this read. A
     cached version older than this read (an announcement lost) or a changed public
@@ -50,6 +62,11 @@ def remember_version(event: Event) -> None:
         cached = cache.get(key)
         if cached is not None and (cached[0] < value[0] or cached[1] != value[1]):
             cache.set(key, value, REMEMBERED_TTL)
+    key, screen = screen_key(event.slug), event.screen_version
+    if not cache.add(key, screen, REMEMBERED_TTL):
+        cached = cache.get(key)
+        if cached is not None and cached < screen:
+            cache.set(key, screen, REMEMBERED_TTL)
 
 
 def table_key(slug: str, round_number: int, table_number: int) -> str:
@@ -64,12 +81,19 @@ def touch_table(table: Table) -> None:
     transaction.on_commit(partial(cache.set, key, secrets.token_hex(4), ANNOUNCED_TTL))
 
 
-def unchanged(slug: str, version: int | None) -> bool:
-    """Whether a public event's standings are still at `version`: one cache hit, no query.
+def unchanged(slug: str, version: int | None, screen: int | None) -> bool:
+    """Whether a public event's standings are still at `version` and its screens at
+    `screen`: one cache round trip, no query.
 
     Private events always take the slow path, where the viewer's rights are checked.
     """
-    if version is None:
+    if version is None or screen is None:
         return False
-    cached = cache.get(version_key(slug))
-    return cached is not None and cached[1] is True and cached[0] == version
+    cached = cache.get_many([version_key(slug), screen_key(slug)])
+    standings = cached.get(version_key(slug))
+    return (
+        standings is not None
+        and standings[1] is True
+        and standings[0] == version
+        and cached.get(screen_key(slug)) == screen
+    )

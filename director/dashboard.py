@@ -18,6 +18,7 @@ from core.selectors import TableProgress
 from director import entries
 from director.common import director_event, director_round, refusal
 from director.forms import StartRoundForm, TableJumpForm
+from director.screens import panel as screens_panel
 from tournaments.models import Event, Round, Table
 
 
@@ -144,6 +145,7 @@ def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) 
         "start_form": StartRoundForm(event=event),
         "jump_form": TableJumpForm(),
         "entries": entries.panel(event, dashboard.current),
+        "screens": screens_panel(event, dashboard.current),
     }
     return render(request, "director/dashboard.html", context)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django import forms
 
 from core.services import MAX_SEED
+from game.clock import ACTIONS
 from tournaments.models import Entry, Event, SeatingPolicy
 
 
@@ -61,3 +62,19 @@ class TableJumpForm(forms.Form):
 
 class TableEntryForm(forms.Form):
     table_entry = forms.ChoiceField(choices=Event.TableEntry.choices, label="Who enters the hands")
+
+
+class ClockForm(forms.Form):
+    """A clock action: the service (and `game.clock`) judge the minutes and the table."""
+
+    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
+    minutes = forms.IntegerField(required=False, label="Minutes")
+    table = forms.IntegerField(required=False, min_value=1, max_value=9999, label="Table")
+
+
+class AnnouncementForm(forms.Form):
+    text = forms.CharField(max_length=2000, label="Announcement")
+
+
+class TimeRuleForm(forms.Form):
+    time_rule = forms.CharField(max_length=2000, required=False, label="At time")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from director import dashboard, entries, rounds, sheet
+from director import dashboard, entries, rounds, screens, sheet
 
 app_name = "director"
 
@@ -27,6 +27,14 @@ urlpatterns = [
     path(ROUND + "go/", dashboard.table_jump, name="table-jump"),
     path(ROUND + "entries/", entries.entries_panel, name="round-entries"),
     path(ROUND + "codes/", entries.round_codes, name="round-codes"),
+    path(ROUND + "clock/", screens.clock_action, name="round-clock"),
+    path("<slug:slug>/announcements/", screens.post_announcement, name="announce"),
+    path("<slug:slug>/time-rule/", screens.time_rule, name="time-rule"),
+    path(
+        "<slug:slug>/announcements/<int:announcement_id>/remove/",
+        screens.remove_announcement,
+        name="announcement-remove",
+    ),
     path(TABLE, sheet.table_sheet, name="sheet"),
     path(TABLE + "lock/", rounds.lock_table, name="table-lock"),
     path(TABLE + "unlock/", rounds.unlock_table, name="table-unlock"),

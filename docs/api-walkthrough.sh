@@ -40,7 +40,14 @@ api GET "/events/$SLUG/rounds/1/" | jq -c '{status, tables: [.tables[] | {number
 echo "4. Publish the seating"
 api POST "/events/$SLUG/rounds/1/publish/" | jq -c '{status}'
 
-echo "5. Enter every hand of both tables (the players of table 2 enter hand 9 themselves, in 6)"
+echo "5. Start the round's clock, give table 2 five more minutes, and announce it"
+api POST "/events/$SLUG/rounds/1/clock/" '{"action": "start", "minutes": 90}' | jq -c '{state, remaining_s}'
+api POST "/events/$SLUG/rounds/1/clock/" '{"action": "extend", "minutes": 5, "table": 2}' \
+    | jq -c '{state, tables: [.tables[] | {number, extra_s}]}'
+api POST "/events/$SLUG/announcements/" '{"text": "Table 2 started late: five more minutes"}' \
+    | jq -c '{text, current}'
+
+echo "6. Enter every hand of both tables (the players of table 2 enter hand 9 themselves, in 7)"
 for table in 1 2; do
     # hand 1 was redealt once; hand 3 went down and out; hand 5 had an over-call
     api PUT "/events/$SLUG/rounds/1/tables/$table/hands/1/" '{"redeal": true}' >/dev/null
@@ -61,7 +68,7 @@ for table in 1 2; do
 done
 api GET "/events/$SLUG/rounds/1/tables/1/hands/3/" | jq -c '{number, contract, down_and_out, version, results: [.results[] | {seat, card_points, score}]}'
 
-echo "6. Entry at the table: seat 1 of table 2 enters hand 9 with their code, seat 2 confirms it"
+echo "7. Entry at the table: seat 1 of table 2 enters hand 9 with their code, seat 2 confirms it"
 codes=$(api GET "/events/$SLUG/rounds/1/codes/")
 first=$(jq -r '.tables[1].seats[0].code' <<<"$codes")
 second=$(jq -r '.tables[1].seats[1].code' <<<"$codes")
@@ -80,14 +87,14 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/api/v1${hand9}confi
 echo "a wrong code -> HTTP $code"
 [ "$code" = 403 ]
 
-echo "7. A stale correction is refused with 412, and nothing is written"
+echo "8. A stale correction is refused with 412, and nothing is written"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/api/v1/events/$SLUG/rounds/1/tables/1/hands/2/" \
     -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" -H 'If-Match: "99"' \
     --data '{"went_out": 2, "scores": [{"seat": 1, "points": 5}, {"seat": 3, "points": 5}, {"seat": 4, "points": 5}]}')
 echo "If-Match with a stale version -> HTTP $code"
 [ "$code" = 412 ]
 
-echo "8. Close the round and read the standings"
+echo "9. Close the round and read the standings"
 api POST "/events/$SLUG/rounds/1/close/" '{}' | jq -c '{status}'
 for _ in $(seq 1 50); do
     final=$(api GET "/events/$SLUG/standings/" | jq -r .final)

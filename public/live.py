@@ -1,19 +1,21 @@
-"""Caching for the public pages: the leaderboard, a round's tables, a table's sheet.
+"""Caching for the public pages: the leaderboard, the projector, a round's tables, a
+table's sheet, and what the venue screens show with them (the clock, announcements).
 
-Everything a live page shows changes only when the standings are rebuilt, and every
-rebuild grows `Event.standings_version`. So:
+Everything a live page shows changes only when the standings are rebuilt (which grows
+`Event.standings_version`) or when something else on the screens changes (the clock,
+an announcement, the field, the settings: `Event.screen_version`). So:
 
-- the event's current version sits in the cache under `version_key(slug)`, set after
-  each rebuild commits (`announce_version`). A live page polls with the version it
-  shows; when the cache holds the same version for a public event, the poll is
-  answered from that one cache hit, without touching the database;
+- the event's current versions sit in the cache under `version_key(slug)` and
+  `screen_key(slug)`, set after each change commits (`core.live`). A live page polls
+  with the versions it shows; when the cache holds the same two for a public event,
+  the poll is answered from that one cache round trip, without touching the database;
 - a public event itself (the row a page starts from) is cached for a few seconds and
   used only while its version is the announced one, so a page load of a public event
   whose standings are cached needs no query: one round trip to the cache fetches the
   event, the announced version and the page's cached content together;
 - the documents (plain data) and rendered fragments are cached under one key per
   event, round, table or page, holding the signature they were built for (the event,
-  the version and the latest round); a reader with another signature rebuilds them.
+  both versions and the latest round); a reader with another signature rebuilds them.
   One key per thing, rather than one per version, so a busy event does not fill the
   cache with stale copies.
 """
@@ -27,7 +29,7 @@ from typing import Any
 from django.core.cache import cache
 
 from core import selectors
-from core.live import PREFIX, remember_version, version_key
+from core.live import PREFIX, remember_version, screen_key, version_key
 from core.selectors import User
 from tournaments.models import Event, Table
 
@@ -64,22 +66,30 @@ def lookup(user: User, slug: str, *keys: str) -> tuple[Event, dict[str, Any]]:
     """The event for a page, and whatever the cache holds under `keys`: one cache round
     trip, and no query for a public event cached at the announced version. Private
     events, and anything not cached, come from the database (`public_event`)."""
-    hits = cache.get_many([version_key(slug), event_key(slug), *keys])
+    hits = cache.get_many([version_key(slug), screen_key(slug), event_key(slug), *keys])
     event = hits.pop(event_key(slug), None)
     announced = hits.pop(version_key(slug), None)
+    screen = hits.pop(screen_key(slug), None)
     if (
         event is None
         or not event.public
         or (announced is not None and announced[0] != event.standings_version)
+        or (screen is not None and screen != event.screen_version)
     ):
         event = public_event(user, slug)
     return event, hits
 
 
 def signature(event: Event) -> tuple:
-    """What a cached event document depends on: the event, its standings, and which
-    round is the latest (publishing a round does not rebuild the standings)."""
-    return (event.pk, event.standings_version, event.latest_round, event.latest_status)
+    """What a cached event document depends on: the event, its standings, its screens,
+    and which round is the latest (publishing a round does not rebuild the standings)."""
+    return (
+        event.pk,
+        event.standings_version,
+        event.screen_version,
+        event.latest_round,
+        event.latest_status,
+    )
 
 
 _MISSING = object()
@@ -104,6 +114,14 @@ def board(event: Event) -> selectors.Board:
     """The leaderboard (standings in rank order, the round's progress): no query when
     cached, 3 otherwise."""
     return cached(f"{PREFIX}:board:{event.pk}", signature(event), partial(selectors.board, event))
+
+
+def screen(event: Event) -> selectors.Screen:
+    """The latest round's clock and the announcements showing: no query when cached,
+    2 otherwise."""
+    return cached(
+        f"{PREFIX}:screen-doc:{event.pk}", signature(event), partial(selectors.screen, event)
+    )
 
 
 def round_board(event: Event, number: int) -> dict[str, Any]:

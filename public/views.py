@@ -3,14 +3,18 @@ projector view, a round's tables, a table's sheet and a player's results. No log
 private events are 404 for the public. Each live page has a small endpoint it polls
 (htmx, every few seconds).
 
-A poll carries the standings version the page shows. While the event's version in
-the cache is the same, the answer is an empty 204 from that one cache hit; otherwise
-it is the re-rendered live region, which carries the new version in its next poll.
+A poll carries the versions the page shows (the standings', `v`, and the screens',
+`s`: the clock, announcements, the field). While the event's versions in the cache are
+the same, the answer is an empty 204 from that one cache round trip; otherwise it is
+the re-rendered live region, which carries the new versions in its next poll. Every
+poll's answer says the server's time (`X-Server-Time`, in milliseconds), so a page's
+clock counts down by the server's time rather than its own device's.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from math import ceil
 from typing import Any
@@ -21,6 +25,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.text import compress_string
@@ -47,32 +52,64 @@ def number_param(request: HttpRequest, name: str, default: int | None = None) ->
     return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else default
 
 
-def poll_url(name: str, args: list[Any], version: int, **extra: Any) -> str:
-    query = {"v": version, **{k: v for k, v in extra.items() if v not in (None, "", 1)}}
+def poll_url(name: str, args: list[Any], event: Event, **extra: Any) -> str:
+    query = {
+        "v": event.standings_version,
+        "s": event.screen_version,
+        **{k: v for k, v in extra.items() if v not in (None, "", 1)},
+    }
     return f"{reverse(name, args=args)}?{urlencode(query)}"
+
+
+def with_server_time(response: HttpResponse) -> HttpResponse:
+    response["X-Server-Time"] = str(int(time.time() * 1000))
+    return response
 
 
 def live_response(
     request: HttpRequest, slug: str, render_region: Callable[[Event], str]
 ) -> HttpResponse:
-    """204 while the page's version is current; the new live region otherwise."""
-    version = number_param(request, "v")
-    if live_version.unchanged(slug, version):
-        return HttpResponse(status=204)
+    """204 while the page's versions are current; the new live region otherwise."""
+    version, screen = number_param(request, "v"), number_param(request, "s")
+    if live_version.unchanged(slug, version, screen):
+        return with_server_time(HttpResponse(status=204))
     event = live.public_event(request.user, slug)
-    if event.standings_version == version:
-        return HttpResponse(status=204)
-    return HttpResponse(render_region(event))
+    if event.standings_version == version and event.screen_version == screen:
+        return with_server_time(HttpResponse(status=204))
+    return with_server_time(HttpResponse(render_region(event)))
+
+
+def screen_context(
+    event: Event, round_number: int | None = None, table: int | None = None
+) -> dict[str, Any]:
+    """The announcements a live region shows, and the clock of the round in play (one
+    table's, with its extra time, for a table; none on the pages of an earlier round),
+    worked out now: the page's script keeps the clock going."""
+    screen = live.screen(event)
+    now = timezone.now()
+    clock = screen.clock
+    if clock is not None and round_number not in (None, clock.round):
+        clock = None
+    return {
+        "screen": screen,
+        "face": clock.face(now, table) if clock else None,
+        "extra_faces": clock.extra_faces(now) if clock and table is None else (),
+    }
 
 
 # --- The leaderboard ------------------------------------------------------------------
 
 
+def board_rows(board: selectors.Board) -> tuple:
+    """What the board lists in its phase: the field, the seating, or the standings."""
+    return {"field": board.field, "seating": board.seating}.get(board.phase, board.rows)
+
+
 def board_context(event: Event, board: selectors.Board, page: int, search: str) -> dict[str, Any]:
-    rows = board.rows
+    rows = board_rows(board)
     if search:
         folded = search.casefold()
-        rows = tuple(row for row in rows if folded in row.player.name.casefold())
+        rows = tuple(row for row in rows if folded in row.name.casefold())
     pages = max(1, ceil(len(rows) / PER_PAGE))
     page = min(max(page, 1), pages)
     return {
@@ -83,11 +120,10 @@ def board_context(event: Event, board: selectors.Board, page: int, search: str) 
         "pages": pages,
         "search": search,
         "matches": len(rows),
-        "poll_url": poll_url(
-            "public-event-live", [event.slug], event.standings_version, page=page, q=search
-        ),
+        "poll_url": poll_url("public-event-live", [event.slug], event, page=page, q=search),
         "poll_seconds": POLL_SECONDS,
         "page_url": reverse("public-event", args=[event.slug]),
+        **screen_context(event),
     }
 
 
@@ -213,9 +249,10 @@ def projector_region(event: Event) -> str:
         context = {
             "event": event,
             "board": board,
-            "rows": board.rows,
-            "poll_url": poll_url("public-projector-live", [event.slug], event.standings_version),
+            "rows": board_rows(board),
+            "poll_url": poll_url("public-projector-live", [event.slug], event),
             "poll_seconds": POLL_SECONDS,
+            **screen_context(event),
         }
         return render_to_string("public/_projector_board.html", context)
 
@@ -256,10 +293,9 @@ def round_region(event: Event, number: int) -> str:
         context = {
             "event": event,
             "round": live.round_board(event, number),
-            "poll_url": poll_url(
-                "public-round-live", [event.slug, number], event.standings_version
-            ),
+            "poll_url": poll_url("public-round-live", [event.slug, number], event),
             "poll_seconds": POLL_SECONDS,
+            **screen_context(event, number),
         }
         return render_to_string("public/_round_tables.html", context)
 
@@ -307,10 +343,9 @@ def table_region(event: Event, number: int, table_number: int) -> str:
         context = {
             "event": event,
             "sheet": live.sheet(event, table),
-            "poll_url": poll_url(
-                "public-table-live", [event.slug, number, table_number], event.standings_version
-            ),
+            "poll_url": poll_url("public-table-live", [event.slug, number, table_number], event),
             "poll_seconds": POLL_SECONDS,
+            **screen_context(event, number, table_number),
         }
         return render_to_string("public/_table_sheet.html", context)
 

@@ -68,6 +68,15 @@ def make_entries(event: Event, count: int) -> list[Entry]:
     ]
 
 
+def named_entries(event: Event, names: list[str]) -> list[Entry]:
+    """Entries of players with these names, seeded in this order."""
+    entries = make_entries(event, len(names))
+    for entry, name in zip(entries, names, strict=True):
+        Player.objects.filter(pk=entry.player_id).update(name=name)
+        entry.player.name = name
+    return entries
+
+
 def make_round(
     event: Event,
     *,
@@ -171,7 +180,8 @@ def make_players(event: Event) -> list[Entry]:
 
 def played_event(*, slug: str = "kingston", director=None, **fields) -> Event:
     """Round 1 (a table of 5 and one of 4) played out and closed, with standings; round 2
-    published and part-way through, one player withdrawn during it."""
+    published and part-way through, one player withdrawn during it, its clock running
+    with extra time for table 2; one announcement showing, one removed."""
     fields.setdefault("name", "Kingston Kalooki Open")
     fields.setdefault("venue", "Kingston, Jamaica")
     fields.setdefault("rounds_planned", 2)
@@ -214,6 +224,11 @@ def played_event(*, slug: str = "kingston", director=None, **fields) -> Event:
     services.record_hand(table=table, number=3, entry=hand(3, 5), by=director)
     services.delete_hand(table=table, number=3, by=director)
     services.withdraw_entry(entry=table.seats.get(position=5).entry, by=director)
+    services.clock_action(round=round2, action="start", minutes=100, by=director)
+    services.clock_action(round=round2, action="extend", minutes=5, table=2, by=director)
+    old = services.post_announcement(event=event, text="Round 2 starts at 14:30", by=director)
+    services.remove_announcement(announcement=old, by=director)
+    services.post_announcement(event=event, text="Table 2 please see the director", by=director)
     services.refresh_standings(event=event)
     event.refresh_from_db()
     return event

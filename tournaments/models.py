@@ -15,6 +15,8 @@ from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
 from game.cards import Deck
+from game.clock import MAX_MINUTES
+from game.clock import Clock as GameClock
 from game.rulesets import Ruleset as GameRuleset
 from game.rulesets import get_ruleset
 
@@ -26,6 +28,8 @@ DEFAULT_TABLE_POINTS = [4, 2, 1, 0]
 def default_table_points() -> list[int]:
     return list(DEFAULT_TABLE_POINTS)
 
+
+DEFAULT_TIME_RULE = "At time, the hand in play is finished; no new hand is started."
 
 DEFAULT_TIEBREAKS = ["points", "hands_won", "penalty_points", "best_set", "draw"]
 
@@ -146,6 +150,20 @@ class Event(models.Model):
     draw_seed = models.BigIntegerField(default=0)
     # Grows each time the standings are rebuilt; pages and caches key on it.
     standings_version = models.PositiveIntegerField(default=0)
+    round_minutes = models.PositiveSmallIntegerField(
+        default=90,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_MINUTES)],
+        help_text="A round's time on the clock unless the director starts it with another.",
+    )
+    time_rule = models.CharField(
+        max_length=300,
+        default=DEFAULT_TIME_RULE,
+        blank=True,
+        help_text="What happens when a round's time runs out: shown on the screens at time.",
+    )
+    # Grows with every change the venue screens show besides the standings (the clock,
+    # announcements, the field, the settings); pages and caches key on it too.
+    screen_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -169,6 +187,10 @@ class Event(models.Model):
             models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status"),
             models.CheckConstraint(
                 condition=Q(table_entry__in=TableEntry.values), name="event_table_entry"
+            ),
+            models.CheckConstraint(
+                condition=Q(round_minutes__gte=1) & Q(round_minutes__lte=MAX_MINUTES),
+                name="event_round_minutes_range",
             ),
         ]
 
@@ -340,3 +362,80 @@ class PlayerCode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry.player} in {self.round}"
+
+
+class RoundClock(models.Model):
+    """A round's clock, once a director starts it (`game.clock` does the arithmetic):
+    the end time, the moment it was paused, each table's extra seconds. Kept in the
+    database so every web process and screen reads the same clock, whatever restarts."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="clock")
+    minutes = models.PositiveSmallIntegerField()
+    ends_at = models.DateTimeField()
+    paused_at = models.DateTimeField(null=True, blank=True)
+    # {"3": 300}: table number -> seconds it plays beyond `ends_at` (JSON keys are text).
+    table_extra_s = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(minutes__gte=1) & Q(minutes__lte=MAX_MINUTES),
+                name="clock_minutes_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} clock"
+
+    def as_clock(self) -> GameClock:
+        return GameClock(
+            minutes=self.minutes,
+            ends_at=self.ends_at,
+            paused_at=self.paused_at,
+            extra_s={int(table): int(s) for table, s in (self.table_extra_s or {}).items()},
+        )
+
+    def store(self, clock: GameClock) -> None:
+        """Take the state of `clock` (not saved here)."""
+        self.minutes = clock.minutes
+        self.ends_at = clock.ends_at
+        self.paused_at = clock.paused_at
+        self.table_extra_s = {str(table): s for table, s in sorted(clock.extra_s.items())}
+
+
+ANNOUNCEMENT_MAX = 200
+
+
+class Announcement(models.Model):
+    """A short line a director puts on the venue screens ("Round 3 starts at 14:30"),
+    shown until removed; removed ones stay, as the event's history."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="announcements")
+    text = models.CharField(max_length=ANNOUNCEMENT_MAX)
+    posted_at = models.DateTimeField()
+    posted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["event", "-posted_at", "-id"]
+        indexes = [models.Index(fields=["event", "removed_at"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(removed_at__isnull=True) | Q(removed_at__gte=models.F("posted_at")),
+                name="announcement_removed_after_posted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+    @property
+    def current(self) -> bool:
+        return self.removed_at is None

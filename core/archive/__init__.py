@@ -1,11 +1,12 @@
 """Moving a whole event between installations as one JSON document.
 
-    {"format": "kalooki-event", "version": 1, "checksum": "<sha256>", "payload": {...}}
+    {"format": "kalooki-event", "version": 2, "checksum": "<sha256>", "payload": {...}}
 
 The payload holds the event and every row that belongs to it: its players, entries,
 rounds, tables, seats, players' codes, hands (every attempt), hand scores, penalties,
-players' entries of hands (proposals), standings, and the history rows of the models
-that keep history. Rows refer to each other by numbers
+players' entries of hands (proposals), standings, round clocks, announcements (removed
+ones too), and the history rows of the models that keep history. Rows refer to each
+other by numbers
 local to the archive (1, 2, 3... in the order of the source ids), never by database
 ids; users are named by username. The checksum is the SHA-256 of the payload in
 canonical JSON (sorted keys, no spaces, UTF-8), so a damaged or edited file is refused.
@@ -29,10 +30,20 @@ from django.db import models
 
 from core.services.events import EVENT_FIELDS as EVENT_SETTINGS
 from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty, Proposal, Standing
-from tournaments.models import Entry, Player, PlayerCode, Round, Seat, Table
+from tournaments.models import (
+    Announcement,
+    Entry,
+    Player,
+    PlayerCode,
+    Round,
+    RoundClock,
+    Seat,
+    Table,
+)
 
 FORMAT = "kalooki-event"
-# 2: the event's table_entry, the players' codes and their entries (proposals).
+# 2: the event's table_entry and clock settings, the players' codes and their entries
+# (proposals), the round clocks and announcements.
 VERSION = 2
 HISTORY_FIELDS = ("history_date", "history_type", "history_change_reason", "history_user")
 
@@ -76,9 +87,16 @@ class Section:
 
 
 # Every setting a director can give, and what the site keeps about the event besides.
-EVENT_FIELDS = (*EVENT_SETTINGS, "draw_seed", "standings_version", "created_at", "updated_at")
+EVENT_FIELDS = (
+    *EVENT_SETTINGS,
+    "draw_seed",
+    "standings_version",
+    "screen_version",
+    "created_at",
+    "updated_at",
+)
 # The event itself is implicit in these models' "event" field.
-IMPLICIT_EVENT = {"entries", "rounds", "standings"}
+IMPLICIT_EVENT = {"entries", "rounds", "standings", "announcements"}
 
 PLAYERS = Section("players", Player, ("name", "club", "country", "rating", "created_at"))
 SECTIONS = (
@@ -175,6 +193,19 @@ SECTIONS = (
         ("rank", *STANDING_FIGURES, "status", "movement", "tiebreaks"),
         refs={"round": "rounds", "entry": "entries"},
         has_ids=False,
+    ),
+    Section(
+        "clocks",
+        RoundClock,
+        ("minutes", "ends_at", "paused_at", "table_extra_s", "updated_at"),
+        refs={"round": "rounds"},
+        history=True,
+    ),
+    Section(
+        "announcements",
+        Announcement,
+        ("text", "posted_at", "removed_at"),
+        users=("posted_by", "removed_by"),
     ),
 )
 BY_NAME = {section.name: section for section in SECTIONS}

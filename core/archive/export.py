@@ -47,6 +47,7 @@ def history_rows(section: Section, event: Event) -> models.QuerySet:
         "hand_scores": Q(hand_id__in=hand_ids) | Q(hand_id__in=old_hand_ids),
         "penalties": Q(hand_id__in=hand_ids) | Q(hand_id__in=old_hand_ids),
         "proposals": Q(table_id__in=table_ids) | Q(table_id__in=old_table_ids),
+        "clocks": Q(round_id__in=rounds),
     }
     return history.filter(filters[section.name]).order_by("history_date", "history_id")
 
@@ -64,6 +65,8 @@ def live_rows(section: Section, event: Event) -> models.QuerySet:
         "codes": Q(round__event=event),
         "proposals": Q(table__round__event=event),
         "standings": Q(event=event),
+        "clocks": Q(round__event=event),
+        "announcements": Q(event=event),
     }
     return manager.filter(filters[section.name]).order_by("pk")
 

@@ -56,10 +56,38 @@ from core.selectors.proposals import (
     proposal_history,
     round_entries,
 )
+from core.selectors.screens import (
+    AnnouncementView,
+    ClockFace,
+    ClockReading,
+    FieldRow,
+    RoundClockView,
+    Screen,
+    SeatingRow,
+    announcement_of,
+    announcements,
+    field_of,
+    round_clock,
+    screen,
+    seating_board,
+)
 from core.selectors.standings import StandingRow, Standings, standings_after, standings_round
 
 __all__ = [
+    "AnnouncementView",
     "Board",
+    "ClockFace",
+    "ClockReading",
+    "FieldRow",
+    "RoundClockView",
+    "Screen",
+    "SeatingRow",
+    "announcement_of",
+    "announcements",
+    "field_of",
+    "round_clock",
+    "screen",
+    "seating_board",
     "HandView",
     "HistoryEntry",
     "ProposalView",

@@ -13,6 +13,7 @@ from django.http import Http404
 from core.selectors.access import User, visible_events
 from core.selectors.events import round_with_seating, table_of
 from core.selectors.progress import RoundProgress, round_progress, tables_progress
+from core.selectors.screens import FieldRow, SeatingRow, field_of, seating_board
 from core.selectors.standings import Standings, standings_after
 from game import rules
 from scoring.models import Hand, HandScore, Standing
@@ -49,15 +50,30 @@ def check_round(event: Event, number: int) -> None:
 # --- The leaderboard ------------------------------------------------------------------
 
 
+FIELD, SEATING, STANDINGS = "field", "seating", "standings"
+
+
 @dataclass(frozen=True)
 class Board:
+    """What an event's page and projector show: before the first round the field (no
+    ranks yet); from publishing a round until its first hand, where everyone sits;
+    then the standings."""
+
     standings: Standings
     progress: RoundProgress | None  # the latest public round's
     show_table_points: bool
+    phase: str = STANDINGS
+    seating: tuple[SeatingRow, ...] = ()  # A to Z, while the phase is SEATING
+    field: tuple[FieldRow, ...] = ()  # A to Z, while the phase is FIELD
 
     @property
     def rows(self) -> tuple:
         return self.standings.rows
+
+    @property
+    def entered(self) -> int:
+        """The players in the field still active."""
+        return sum(1 for row in self.field if not row.withdrawn)
 
     @property
     def round(self) -> int | None:
@@ -73,16 +89,24 @@ class Board:
 
 
 def board(event: Event) -> Board:
-    """The leaderboard: the standings in rank order and the latest round's progress:
-    3 queries. `event` comes from `public_event`."""
-    progress = None
-    if event.latest_round is not None:
+    """The leaderboard: the standings in rank order and the latest round's progress,
+    or the seating board, or the field: at most 4 queries. `event` comes from
+    `public_event`."""
+    progress, phase, seating, field = None, STANDINGS, (), ()
+    if event.latest_round is None:
+        phase, field = FIELD, field_of(event)
+    else:
         closed = event.latest_status == Round.Status.CLOSED
         progress = round_progress(event, event.latest_round, closed=closed)
+        if not closed and not progress.started:
+            phase, seating = SEATING, seating_board(event, event.latest_round)
     return Board(
         standings=standings_after(event),
         progress=progress,
         show_table_points=event.format != Event.Format.TOTAL,
+        phase=phase,
+        seating=seating,
+        field=field,
     )
 
 

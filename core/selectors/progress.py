@@ -72,6 +72,11 @@ class RoundProgress:
     def locked(self) -> int:
         return sum(1 for t in self.tables if t.locked)
 
+    @property
+    def started(self) -> bool:
+        """Whether any hand (or redeal) is recorded at any table."""
+        return any(t.entered or t.redeals for t in self.tables)
+
     def missing(self) -> list[str]:
         """Each table that lacks scored hands, in words: 'table 3 has 7 of 9 hands'."""
         return [

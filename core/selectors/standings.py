@@ -133,6 +133,10 @@ class StandingRow:
     status: str
 
     @property
+    def name(self) -> str:
+        return self.player.name
+
+    @property
     def move(self) -> str:
         if self.movement is None:
             return "new"

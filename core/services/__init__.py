@@ -18,6 +18,12 @@ from core.services.proposals import (
     propose_hand,
 )
 from core.services.rounds import check_can_start, close_round, publish_round, start_round
+from core.services.screens import (
+    clock_action,
+    post_announcement,
+    remove_announcement,
+    screens_changed,
+)
 from core.services.seating import (
     MAX_SEED,
     check_adjustable,
@@ -37,6 +43,7 @@ __all__ = [
     "check_adjustable",
     "check_can_start",
     "check_table_open",
+    "clock_action",
     "close_round",
     "confirm_proposal",
     "create_event",
@@ -50,13 +57,16 @@ __all__ = [
     "lock_table",
     "move_player",
     "propose_hand",
+    "post_announcement",
     "publish_round",
     "queue_standings_refresh",
     "record_hand",
     "refresh_standings",
     "register_entry",
+    "remove_announcement",
     "reseat_round",
     "score_rows",
+    "screens_changed",
     "seat_round",
     "seating_adjustable",
     "start_round",

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from core.errors import InvalidInput, StateConflict
 from core.services.common import full_clean_or_raise, with_history_user
+from core.services.screens import screens_changed
 from core.services.seating import reseat_draft_after_entry_change
 from scoring.models import Hand
 from tournaments.models import Entry, Event, Player, Round, Seat
@@ -62,6 +63,7 @@ def register_entry(
         raise InvalidInput(f"Seed {entry.seed_number} is already taken.", field="seed_number")
     with_history_user(entry, by).save()
     reseat_draft_after_entry_change(event, by)
+    screens_changed(event)  # the field the public pages list before the first round
     return entry
 
 
@@ -86,4 +88,5 @@ def withdraw_entry(*, entry: Entry, by: AbstractBaseUser | None = None) -> Entry
         seat.left_after_hand = played.aggregate(n=Max("number"))["n"] or 0
         with_history_user(seat, by).save()
     reseat_draft_after_entry_change(entry.event, by)
+    screens_changed(entry.event)
     return entry

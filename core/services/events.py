@@ -13,6 +13,7 @@ from django.db import transaction
 from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import event_has_hands
 from core.services.common import full_clean_or_raise
+from core.services.screens import screens_changed
 from game.ranking import check_tiebreaks as check_chain
 from tournaments.models import Event
 
@@ -35,6 +36,8 @@ EVENT_FIELDS = (
     "status",
     "tiebreaks",
     "table_entry",
+    "round_minutes",
+    "time_rule",
 )
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = ("ruleset", "packs", "jokers", "director_penalty")
@@ -110,4 +113,6 @@ def update_event(
         setattr(event, field, value)
     full_clean_or_raise(event)
     event.save()
+    screens_changed(event)  # the name, the time rule... on pages already cached
+    event.refresh_from_db(fields=["screen_version"])
     return event

@@ -17,6 +17,7 @@ from core.selectors.seating import seating_quality, seating_request
 from core.services import background
 from core.services.codes import issue_codes
 from core.services.common import with_history_user
+from core.services.standings import queue_standings_refresh
 from game import seating
 from tournaments.models import MAX_SEATS, MIN_SEATS, Entry, Event, Round, Seat, Table
 
@@ -110,12 +111,15 @@ def store_plan(
 
 
 def refresh_quality(round_: Round) -> None:
-    """Recompute the quality report after the director changed the seating by hand
-    (and, in a round in play, give a player seated anew their code)."""
+    """Recompute the quality report after the director changed the seating by hand. In
+    a round in play, a player seated anew gets their code, and the public pages (the
+    seating board, the tables) follow the new places through the standings rebuild,
+    which their caches key on."""
     round_.quality = seating_quality(round_).as_dict()
     round_.save(update_fields=["quality"])
     if round_.status == Round.Status.PUBLISHED:
         issue_codes(round=round_)
+        queue_standings_refresh(round_.event)
 
 
 def seating_adjustable(round_: Round, *, hands_recorded: bool) -> bool:

@@ -1,6 +1,8 @@
-// Projector view: shows the leaderboard a screenful at a time and turns the page every
-// few seconds (body[data-every], in seconds). A live update (htmx swapping in a new
-// board) keeps the page being shown; a resize re-measures how many rows fit.
+// Projector view: shows the list on screen (the standings, the seating board, the field:
+// the children of [data-rows]) a screenful at a time and turns the page every few
+// seconds (body[data-every], in seconds). A list laid out in columns (CSS columns) holds
+// a screenful per column. A live update (htmx swapping in a new board) keeps the page
+// being shown; a resize re-measures how many rows fit.
 (function () {
   "use strict";
   var every = Math.max(1, Number(document.body.dataset.every) || 10) * 1000;
@@ -10,30 +12,36 @@
     return document.querySelector("[data-projector]");
   }
 
-  function rowsPerPage(section, rows) {
+  function columns(list) {
+    var count = parseInt(window.getComputedStyle(list).columnCount, 10);
+    return count > 1 ? count : 1;
+  }
+
+  function rowsPerPage(section, list, rows) {
     rows.forEach(function (row, i) { row.hidden = i !== 0; });
     var first = rows[0].getBoundingClientRect();
     var note = section.querySelector(".pj-note");
     var bottom = note ? note.getBoundingClientRect().top : window.innerHeight;
     bottom = Math.min(bottom, window.innerHeight);
-    return Math.max(1, Math.floor((bottom - first.top) / Math.max(first.height, 1)));
+    var perColumn = Math.max(1, Math.floor((bottom - first.top) / Math.max(first.height, 1)));
+    return perColumn * columns(list);
   }
 
   function show(animate) {
     var section = board();
     if (!section) return;
-    var body = section.querySelector("tbody");
-    var rows = body ? Array.prototype.slice.call(body.rows) : [];
+    var list = section.querySelector("[data-rows]");
+    var rows = list ? Array.prototype.slice.call(list.children) : [];
     var pages = 1;
     if (rows.length) {
-      var per = rowsPerPage(section, rows);
+      var per = rowsPerPage(section, list, rows);
       pages = Math.ceil(rows.length / per);
       if (page >= pages) page = 0;
       rows.forEach(function (row, i) { row.hidden = Math.floor(i / per) !== page; });
       if (animate) {
-        body.classList.remove("turning");
-        void body.offsetWidth; // restart the animation
-        body.classList.add("turning");
+        list.classList.remove("turning");
+        void list.offsetWidth; // restart the animation
+        list.classList.add("turning");
       }
     } else {
       page = 0;
@@ -55,8 +63,15 @@
     show(false);
     window.setInterval(turn, every);
     window.addEventListener("resize", function () { show(false); });
-    // Right after htmx puts the new board in, before the browser paints it.
-    document.body.addEventListener("htmx:afterSwap", function () { show(false); });
+    // Right after htmx puts the new board in, before the browser paints it. A board of
+    // another kind (the seating gives way to the standings) starts at its first page.
+    var phase = board() && board().dataset.phase;
+    document.body.addEventListener("htmx:afterSwap", function () {
+      var now = board() && board().dataset.phase;
+      if (now !== phase) page = 0;
+      phase = now;
+      show(false);
+    });
   }
 
   if (document.readyState === "loading") {

@@ -5,16 +5,18 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from scoring.models import Standing
+from scoring.models import Hand, Standing
 from tests.fixtures import make_entries, make_event, make_round, make_user
-from tournaments.models import Entry, Event
+from tournaments.models import Entry, Event, Round
 
 pytestmark = pytest.mark.django_db
 
 
 def standings(event: Event, rows: list[dict], *, number: int = 1) -> None:
-    """Standing rows as a rebuild would leave them (rank order), for round `number`."""
+    """Standing rows as a rebuild would leave them (rank order), for round `number`,
+    closed (a round in play before its first hand shows the seating instead)."""
     round_ = event.rounds.get(number=number)
+    Round.objects.filter(pk=round_.pk).update(status=Round.Status.CLOSED)
     entries = list(Entry.objects.filter(event=event).order_by("seed_number"))
     Standing.objects.bulk_create(
         Standing(event=event, round=round_, entry=entries[i], rank=i + 1, **row)
@@ -91,6 +93,11 @@ def test_table_points_appear_only_for_a_table_points_event(client, kingston):
 
 
 def test_an_event_without_standings_says_when_they_will_appear(client, kingston):
+    # The first deal is recorded (a redeal); the rebuild has not run yet.
+    table = kingston.rounds.get().tables.get()
+    Hand.objects.create(
+        table=table, number=1, outcome=Hand.Outcome.REDEAL, contract="", cards_dealt=9
+    )
     html = client.get("/events/kingston/").content.decode()
     assert "No standings yet" in html
 
@@ -119,6 +126,7 @@ def test_a_search_finds_a_player_in_the_standings(client, kingston):
 
 
 def test_the_page_names_its_rounds_and_the_projector_view(client, kingston):
+    standings(kingston, [{"points": 10 * i} for i in range(1, 5)])
     html = client.get("/events/kingston/").content.decode()
     assert 'href="/events/kingston/rounds/1/"' in html
     assert 'href="/events/kingston/projector/"' in html

@@ -38,11 +38,13 @@ def record(event: Event, number: int, went_out: int = 1) -> None:
 
 @pytest.fixture
 def announce(django_capture_on_commit_callbacks):
-    """What the standings rebuild does once it commits: announce the new version."""
+    """What the standings rebuild does once it commits: announce the new version (the
+    screens, at version 0 in these tests, announced alongside)."""
 
     def announce_(event: Event, version: int) -> None:
         with django_capture_on_commit_callbacks(execute=True):
             live_version.announce_version(event, version)
+            live_version.announce_screen(event, 0)
 
     return announce_
 
@@ -78,10 +80,10 @@ def test_an_unchanged_poll_is_answered_from_one_cache_hit_without_a_query(
     monkeypatch.setattr(live_version, "cache", counting)
     monkeypatch.setattr(live, "cache", counting)
     with django_assert_num_queries(0):
-        response = client.get(f"/events/kingston/live/?v={current}")
+        response = client.get(f"/events/kingston/live/?s=0&v={current}")
     assert response.status_code == 204
     assert response.content == b""
-    assert counting.calls == ["get"]
+    assert counting.calls == ["get_many"]
 
 
 def test_a_poll_after_a_rebuild_brings_the_new_standings_and_version(client, event, announce):
@@ -90,7 +92,7 @@ def test_a_poll_after_a_rebuild_brings_the_new_standings_and_version(client, eve
     old = poll_version(before)
     record(event, 2, went_out=2)
     announce(event, version(event))
-    response = client.get(f"/events/kingston/live/?v={old}")
+    response = client.get(f"/events/kingston/live/?s=0&v={old}")
     assert response.status_code == 200
     fragment = response.content.decode()
     assert fragment.startswith('<section id="leaderboard"')
@@ -99,7 +101,7 @@ def test_a_poll_after_a_rebuild_brings_the_new_standings_and_version(client, eve
     assert '<td class="num points">12</td>' in fragment
     assert "Cache-Control" in response and "no-cache" in response["Cache-Control"]
     # The new version is now the unchanged one.
-    assert client.get(f"/events/kingston/live/?v={old + 1}").status_code == 204
+    assert client.get(f"/events/kingston/live/?s=0&v={old + 1}").status_code == 204
 
 
 def test_a_version_announced_inside_a_transaction_is_only_seen_after_it_commits(
@@ -107,10 +109,15 @@ def test_a_version_announced_inside_a_transaction_is_only_seen_after_it_commits(
 ):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         live_version.announce_version(event, 7)
+        live_version.announce_screen(event, 3)
     assert cache.get(live_version.version_key("kingston")) is None
-    callbacks[0]()
-    assert live_version.unchanged("kingston", 7)
-    assert not live_version.unchanged("kingston", 6)
+    assert cache.get(live_version.screen_key("kingston")) is None
+    for callback in callbacks:
+        callback()
+    assert live_version.unchanged("kingston", 7, 3)
+    assert not live_version.unchanged("kingston", 6, 3)
+    assert not live_version.unchanged("kingston", 7, 2)
+    assert not live_version.unchanged("kingston", 7, None)
 
 
 def test_a_missing_version_costs_one_query_and_is_then_remembered(
@@ -119,16 +126,16 @@ def test_a_missing_version_costs_one_query_and_is_then_remembered(
     record(event, 1)
     cache.delete(live_version.version_key("kingston"))
     with django_assert_num_queries(1):
-        assert client.get("/events/kingston/live/?v=1").status_code == 204
+        assert client.get("/events/kingston/live/?s=0&v=1").status_code == 204
     with django_assert_num_queries(0):
-        assert client.get("/events/kingston/live/?v=1").status_code == 204
+        assert client.get("/events/kingston/live/?s=0&v=1").status_code == 204
 
 
 def test_a_remembered_version_never_replaces_an_announced_one(event, announce):
     announce(event, 5)
     event.standings_version = 4  # a page that read the row before the rebuild committed
     live_version.remember_version(event)
-    assert live_version.unchanged("kingston", 5)
+    assert live_version.unchanged("kingston", 5, 0)
 
 
 def test_polls_of_a_private_event_always_check_who_asks(client, announce):
@@ -136,9 +143,9 @@ def test_polls_of_a_private_event_always_check_who_asks(client, announce):
     alice = make_user("alice")
     event.directors.add(alice)
     announce(event, 0)
-    assert client.get("/events/hidden/live/?v=0").status_code == 404
+    assert client.get("/events/hidden/live/?s=0&v=0").status_code == 404
     client.force_login(alice)
-    assert client.get("/events/hidden/live/?v=0").status_code == 204
+    assert client.get("/events/hidden/live/?s=0&v=0").status_code == 204
 
 
 def test_a_poll_without_a_version_gets_the_region(client, event):
@@ -151,8 +158,8 @@ def test_a_poll_without_a_version_gets_the_region(client, event):
 def test_the_leaderboard_poll_keeps_its_page_and_search(client, event):
     record(event, 1)
     html = client.get("/events/kingston/?q=Player").content.decode()
-    assert re.search(r'hx-get="/events/kingston/live/\?v=1&amp;q=Player"', html)
-    fragment = client.get("/events/kingston/live/?v=0&q=nobody-at-all").content.decode()
+    assert re.search(r'hx-get="/events/kingston/live/\?v=1&amp;s=0&amp;q=Player"', html)
+    fragment = client.get("/events/kingston/live/?s=0&v=0&q=nobody-at-all").content.decode()
     assert "Nobody in the standings" in fragment
 
 
@@ -161,10 +168,10 @@ def test_the_table_page_follows_each_recorded_hand(client, event, announce):
     page = client.get("/events/kingston/rounds/1/tables/1/").content.decode()
     assert "Now playing <strong>hand 2 of 9</strong>" in page
     old = poll_version(page)
-    assert client.get(f"/events/kingston/rounds/1/tables/1/live/?v={old}").status_code == 204
+    assert client.get(f"/events/kingston/rounds/1/tables/1/live/?s=0&v={old}").status_code == 204
     record(event, 2, went_out=2)
     announce(event, version(event))
-    response = client.get(f"/events/kingston/rounds/1/tables/1/live/?v={old}")
+    response = client.get(f"/events/kingston/rounds/1/tables/1/live/?s=0&v={old}")
     assert response.status_code == 200
     fragment = response.content.decode()
     assert "Now playing <strong>hand 3 of 9</strong>" in fragment
@@ -223,10 +230,10 @@ def test_a_signed_in_director_gets_their_own_frame_around_the_cached_content(cli
 def test_a_lost_announcement_heals_at_the_next_read(client, event, announce):
     record(event, 1)
     announce(event, 0)  # the rebuild to version 1 never announced itself
-    assert client.get("/events/kingston/live/?v=0").status_code == 204  # stale, for now
+    assert client.get("/events/kingston/live/?s=0&v=0").status_code == 204  # stale, for now
     assert poll_version(client.get("/events/kingston/").content.decode()) == 1
-    assert live_version.unchanged("kingston", 1)
-    assert client.get("/events/kingston/live/?v=0").status_code == 200
+    assert live_version.unchanged("kingston", 1, 0)
+    assert client.get("/events/kingston/live/?s=0&v=0").status_code == 200
 
 
 def test_an_event_made_private_stops_answering_polls_after_the_next_read(client, event, announce):
@@ -234,6 +241,6 @@ def test_an_event_made_private_stops_answering_polls_after_the_next_read(client,
     announce(event, 1)
     Event.objects.filter(pk=event.pk).update(public=False)
     client.force_login(make_user("root", superuser=True))
-    assert client.get("/events/kingston/live/?v=0").status_code == 200  # read as a superuser
+    assert client.get("/events/kingston/live/?s=0&v=0").status_code == 200  # read as a superuser
     client.logout()
-    assert client.get("/events/kingston/live/?v=1").status_code == 404
+    assert client.get("/events/kingston/live/?s=0&v=1").status_code == 404

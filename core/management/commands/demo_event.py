@@ -39,6 +39,11 @@ class Command(BaseCommand):
             help="Leave the last round in play, with some hands still to enter.",
         )
         parser.add_argument(
+            "--seated",
+            action="store_true",
+            help="With --live: the last round just published, no hand played (the seating board).",
+        )
+        parser.add_argument(
             "--replace", action="store_true", help="Delete an event with the same slug first."
         )
         parser.add_argument(
@@ -75,6 +80,7 @@ class Command(BaseCommand):
                     name=name,
                     ruleset=opts["ruleset"],
                     live=opts["live"],
+                    seated=opts["seated"],
                     planned=opts["planned"],
                     table_entry=opts["table_entry"],
                 )

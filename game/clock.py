@@ -1,0 +1,173 @@
+"""The round clock as plain data: when time runs out, pauses and each table's extra time.
+
+A clock is an end time, not a counter: `ends_at` is when the round's time runs out if
+nothing changes, `paused_at` is set while it is paused (resuming moves `ends_at` on by
+the length of the pause), and a table given extra time (a late start, a long redeal)
+keeps `extra_s` seconds beyond `ends_at`. Every reading is worked out from these and
+the time now, so any number of processes and screens agree, and a restart loses
+nothing. No Django here: the service stores a `Clock`, the pages and the API read one.
+
+The rules a director meets:
+- start: from stopped, paused or over (starting again restarts the round's time and
+  drops every table's extra time); refused while running (pause first, so a stray
+  Enter cannot restart a round).
+- pause: only while running. resume: only while paused.
+- extend: every table, or one; refused before the clock starts. Minutes added to time
+  that has run out count from now ("five more minutes" means five from now); negative
+  minutes take time back (a mistyped extension), never a table's extra below zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from math import ceil
+
+STOPPED, RUNNING, PAUSED, OVER = "stopped", "running", "paused", "over"
+STATES = (STOPPED, RUNNING, PAUSED, OVER)
+ACTIONS = ("start", "pause", "resume", "extend")
+MAX_MINUTES = 600  # a round of ten hours is already more than any event plays
+MAX_EXTENSION = 120  # minutes given (or taken back) at once
+
+
+class ClockError(ValueError):
+    """An action the clock refuses, naming the field at fault."""
+
+    def __init__(self, message: str, *, field: str = "action") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class ClockConflict(ClockError):
+    """The action is well formed but the clock's state forbids it (pause a stopped clock)."""
+
+
+class ClockInvalid(ClockError):
+    """The action's values are wrong (minutes out of range)."""
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The clock as a screen shows it at one moment (of the round, or of one table)."""
+
+    state: str
+    remaining_s: int
+    # When the time runs out if nothing changes; None while stopped or paused.
+    ends_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Clock:
+    minutes: int  # the length it was started with (before it starts: the event's default)
+    ends_at: datetime | None = None  # None: not started
+    paused_at: datetime | None = None
+    # Table number -> seconds that table plays beyond `ends_at`.
+    extra_s: Mapping[int, int] = field(default_factory=dict)
+
+    @property
+    def started(self) -> bool:
+        return self.ends_at is not None
+
+    def table_end(self, table: int | None) -> datetime | None:
+        if self.ends_at is None:
+            return None
+        return self.ends_at + timedelta(seconds=self.extra_s.get(table, 0) if table else 0)
+
+    def read(self, now: datetime, table: int | None = None) -> Reading:
+        """The round's clock (or table `table`'s, with its extra time) at `now`."""
+        end = self.table_end(table)
+        if end is None:
+            return Reading(STOPPED, self.minutes * 60, None)
+        moment = self.paused_at or now
+        remaining = max(0, ceil((end - moment).total_seconds()))
+        if self.paused_at is not None:
+            return Reading(PAUSED, remaining, None)
+        return Reading(RUNNING if remaining > 0 else OVER, remaining, end)
+
+    def state(self, now: datetime) -> str:
+        return self.read(now).state
+
+    # --- The director's actions: each returns the clock it leaves ---------------------
+
+    def start(self, now: datetime, minutes: int) -> Clock:
+        check_minutes(minutes, low=1, high=MAX_MINUTES, what="A round's time")
+        if self.state(now) == RUNNING:
+            raise ClockConflict("The clock is running: pause it first to start it again.")
+        return Clock(minutes=minutes, ends_at=now + timedelta(minutes=minutes))
+
+    def pause(self, now: datetime) -> Clock:
+        state = self.state(now)
+        if state != RUNNING:
+            raise ClockConflict(
+                {
+                    STOPPED: "The clock has not started.",
+                    PAUSED: "The clock is already paused.",
+                    OVER: "Time is up: extend the clock to give more time.",
+                }[state]
+            )
+        return replace(self, paused_at=now)
+
+    def resume(self, now: datetime) -> Clock:
+        if self.paused_at is None or self.ends_at is None:
+            raise ClockConflict("The clock is not paused.")
+        return replace(self, ends_at=self.ends_at + (now - self.paused_at), paused_at=None)
+
+    def extend(self, now: datetime, minutes: int, table: int | None = None) -> Clock:
+        """Give every table (or table `table`) `minutes` more; negative takes them back."""
+        check_minutes(minutes, low=-MAX_EXTENSION, high=MAX_EXTENSION, what="An extension")
+        if minutes == 0:
+            raise ClockInvalid("Give a number of minutes other than 0.", field="minutes")
+        if self.ends_at is None:
+            raise ClockConflict("Start the clock before extending it.")
+        moment = self.paused_at or now
+        delta = timedelta(minutes=minutes)
+        if table is None:
+            base = max(self.ends_at, moment) if minutes > 0 else self.ends_at
+            return replace(self, ends_at=base + delta)
+        extra = self.extra_s.get(table, 0)
+        if minutes > 0:
+            end = max(self.ends_at + timedelta(seconds=extra), moment) + delta
+            seconds = ceil((end - self.ends_at).total_seconds())
+        else:
+            seconds = extra + minutes * 60
+            if seconds < 0:
+                raise ClockInvalid(
+                    f"Table {table} has {format_duration(extra)} of extra time; "
+                    f"{-minutes} minutes cannot be taken back.",
+                    field="minutes",
+                )
+        extras = {**self.extra_s, table: seconds}
+        return replace(self, extra_s={t: s for t, s in extras.items() if s})
+
+    def act(self, now: datetime, action: str, minutes: int | None, table: int | None) -> Clock:
+        """One director action, as the API names it (`ACTIONS`)."""
+        if action not in ACTIONS:
+            raise ClockInvalid(f"Choose one of: {', '.join(ACTIONS)}.")
+        if table is not None and action != "extend":
+            raise ClockInvalid("Only an extension is given to one table.", field="table")
+        if action == "start":
+            return self.start(now, self.minutes if minutes is None else minutes)
+        if minutes is not None and action != "extend":
+            raise ClockInvalid(f"Minutes are not given to {action} the clock.", field="minutes")
+        if action == "pause":
+            return self.pause(now)
+        if action == "resume":
+            return self.resume(now)
+        if minutes is None:
+            raise ClockInvalid(
+                "Give the minutes to add (or, negative, to take back).", field="minutes"
+            )
+        return self.extend(now, minutes, table)
+
+
+def check_minutes(minutes: object, *, low: int, high: int, what: str) -> None:
+    if not isinstance(minutes, int) or isinstance(minutes, bool) or not low <= minutes <= high:
+        raise ClockInvalid(f"{what} is {low} to {high} minutes.", field="minutes")
+
+
+def format_duration(seconds: int) -> str:
+    """'1:05:00', '12:34' or '0:09': how a clock shows a number of seconds."""
+    hours, rest = divmod(max(0, seconds), 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
