@@ -11,6 +11,7 @@ from django.utils import timezone
 from core.errors import InvalidInput, StateConflict
 from core.services.common import full_clean_or_raise, with_history_user
 from core.services.seating import reseat_draft_after_entry_change
+from core.services.standings import queue_standings_refresh
 from scoring.models import Hand
 from tournaments.models import Entry, Event, Player, Round, Seat
 
@@ -62,6 +63,7 @@ def register_entry(
         raise InvalidInput(f"Seed {entry.seed_number} is already taken.", field="seed_number")
     with_history_user(entry, by).save()
     reseat_draft_after_entry_change(event, by)
+    queue_standings_refresh(event)
     return entry
 
 
@@ -86,4 +88,5 @@ def withdraw_entry(*, entry: Entry, by: AbstractBaseUser | None = None) -> Entry
         seat.left_after_hand = played.aggregate(n=Max("number"))["n"] or 0
         with_history_user(seat, by).save()
     reseat_draft_after_entry_change(entry.event, by)
+    queue_standings_refresh(entry.event)
     return entry

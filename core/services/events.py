@@ -13,6 +13,7 @@ from django.db import transaction
 from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import event_has_hands
 from core.services.common import full_clean_or_raise
+from core.services.standings import queue_standings_refresh
 from game.ranking import check_tiebreaks as check_chain
 from tournaments.models import Event
 
@@ -37,6 +38,8 @@ EVENT_FIELDS = (
 )
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = ("ruleset", "packs", "jokers", "director_penalty")
+# Changing these changes how the recorded sets rank.
+RANKING_FIELDS = ("format", "table_points", "advance_per_table", "tiebreaks", "rounds_planned")
 
 
 def check_table_points(value: Any) -> None:
@@ -105,8 +108,11 @@ def update_event(
                 for f in changed_scoring
             }
         )
+    reranked = any(f in data and data[f] != getattr(event, f) for f in RANKING_FIELDS)
     for field, value in data.items():
         setattr(event, field, value)
     full_clean_or_raise(event)
     event.save()
+    if reranked:
+        queue_standings_refresh(event)
     return event

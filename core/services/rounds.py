@@ -12,7 +12,7 @@ from django.utils import timezone
 from core.errors import InvalidInput, StateConflict
 from core.selectors.progress import round_progress
 from core.selectors.seating import contenders_for
-from core.services import background
+from core.services import background, derived
 from core.services.seating import check_seed
 from core.services.standings import queue_standings_refresh
 from tournaments.models import MAX_SEATS, MIN_SEATS, Event, Round
@@ -85,7 +85,7 @@ def start_round(
     if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status", "updated_at"])
-    background.after_commit(background.SEATING, round_.pk)
+    derived.changed(background.SEATING, round_.pk)
     return round_
 
 

@@ -14,7 +14,7 @@ from simple_history.utils import bulk_create_with_history
 from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import tables_have_hands
 from core.selectors.seating import seating_quality, seating_request
-from core.services import background
+from core.services import background, derived
 from core.services.common import with_history_user
 from game import seating
 from tournaments.models import MAX_SEATS, MIN_SEATS, Entry, Event, Round, Seat, Table
@@ -51,7 +51,7 @@ def reseat_round(
         round_.seed = check_seed(seed)
     round_.quality = {}
     round_.save()
-    background.after_commit(background.SEATING, round_.pk)
+    derived.changed(background.SEATING, round_.pk)
     return round_
 
 
@@ -59,6 +59,7 @@ def reseat_round(
 def seat_round_job(round_id: int) -> str | None:
     """The background job: seat the round, unless it was deleted meanwhile."""
     if not Round.objects.filter(pk=round_id).exists():
+        derived.forget(background.SEATING, round_id)
         return None
     return seat_round(round_id=round_id).status
 
@@ -71,6 +72,7 @@ def seat_round(*, round_id: int) -> Round:
     Takes the round's row lock, so two workers given the same round seat it once.
     """
     round_ = Round.objects.select_for_update().select_related("event").get(pk=round_id)
+    derived.built(background.SEATING, round_id, derived.seen(background.SEATING, round_id))
     if round_.status != Round.Status.SEATING:
         return round_
     try:
