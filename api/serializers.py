@@ -6,7 +6,7 @@ from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.selectors import quality_by_player
+from core.selectors import quality_by_player, visible_players
 from core.services import EVENT_FIELDS
 from game.ranking import TIEBREAKS
 from tournaments.models import Entry, Event, Player, Round
@@ -43,6 +43,13 @@ class EntrySerializer(serializers.ModelSerializer):
         model = Entry
         fields = ["id", "player", "name", "status", "seed_number"]
         read_only_fields = ["status"]
+
+    def get_fields(self):
+        fields = super().get_fields()
+        request = self.context.get("request")
+        if request is not None:  # a player the writer cannot see does not exist for them
+            fields["player"].queryset = visible_players(request.user)
+        return fields
 
 
 class EntryStatusSerializer(serializers.Serializer):

@@ -1,16 +1,62 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import views as auth
+from django.http import Http404
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+
+def when_mail_is_configured(view):
+    """Password reset mails a link: without a mail server the pages do not exist."""
+
+    def guarded(request, *args, **kwargs):
+        if not settings.PASSWORD_RESET_ENABLED:
+            raise Http404("Password reset is not available here; ask an administrator.")
+        return view(request, *args, **kwargs)
+
+    return guarded
+
+
+accounts = [
+    path("login/", auth.LoginView.as_view(), name="login"),
+    path("logout/", auth.LogoutView.as_view(), name="logout"),
+    path("password_change/", auth.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "password_change/done/",
+        auth.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
+    path(
+        "password_reset/",
+        when_mail_is_configured(auth.PasswordResetView.as_view()),
+        name="password_reset",
+    ),
+    path(
+        "password_reset/done/",
+        when_mail_is_configured(auth.PasswordResetDoneView.as_view()),
+        name="password_reset_done",
+    ),
+    path(
+        "reset/<uidb64>/<token>/",
+        when_mail_is_configured(auth.PasswordResetConfirmView.as_view()),
+        name="password_reset_confirm",
+    ),
+    path(
+        "reset/done/",
+        when_mail_is_configured(auth.PasswordResetCompleteView.as_view()),
+        name="password_reset_complete",
+    ),
+]
 
 urlpatterns = [
     path("", include("public.urls")),
     path("director/<slug:slug>/toolkit/", include("director.toolkit_urls")),
     path("director/", include("director.urls")),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/", include(accounts)),
     path("admin/", admin.site.urls),
     path("api/v1/", include(("api.urls", "api"), namespace="api")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -33,6 +33,7 @@ from core.selectors.events import (
     rounds_of,
     table_count,
     table_of,
+    visible_players,
 )
 from core.selectors.hands import (
     HandView,
@@ -89,4 +90,5 @@ __all__ = [
     "table_sheet",
     "tables_progress",
     "visible_events",
+    "visible_players",
 ]
