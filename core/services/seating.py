@@ -22,6 +22,46 @@ from tournaments.models import MAX_SEATS, MIN_SEATS, Entry, Event, Round, Seat, 
 MAX_SEED = 2**62
 
 
+QUALITY_KEYS = {"repeat_meetings", "repeat_pairs", "lower_bound", "rank_spread", "error"}
+
+
+def check_quality(quality: object, entries: set[int]) -> None:
+    """A seating quality report as `seat_round` stores it: what `game.seating.Quality`
+    gives (its pairs naming the round's `entries`), or a draw's error."""
+
+    def whole(value: object, *, nullable: bool) -> bool:
+        if value is None:
+            return nullable
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
+
+    pairs = quality.get("repeat_pairs", []) if isinstance(quality, dict) else None
+    ok = (
+        isinstance(quality, dict)
+        and set(quality) <= QUALITY_KEYS
+        and whole(quality.get("repeat_meetings"), nullable=True)
+        and whole(quality.get("lower_bound"), nullable=True)
+        and isinstance(quality.get("error", ""), str)
+        and isinstance(pairs, list)
+        and all(
+            isinstance(pair, list) and len(pair) == 2 and all(p in entries for p in pair)
+            for pair in pairs
+        )
+        and (
+            quality.get("rank_spread") is None
+            or (
+                isinstance(quality["rank_spread"], list)
+                and all(whole(v, nullable=False) for v in quality["rank_spread"])
+            )
+        )
+    )
+    if not ok:
+        raise InvalidInput(
+            "The seating quality report is not one the seating gives "
+            f"({', '.join(sorted(QUALITY_KEYS))}, pairs of the round's players).",
+            field="quality",
+        )
+
+
 def check_seed(seed: object) -> int:
     if seed is None:
         return secrets.randbelow(MAX_SEED)
