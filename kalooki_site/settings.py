@@ -179,19 +179,18 @@ LOGIN_REDIRECT_URL = "/director/"
 # at once (short timeouts, errors logged, never raised) and pages are built from the
 # database until it is back.
 CACHE_URL = os.environ.get("CACHE_URL", "")
-CACHES = {
-    "default": {
-        "BACKEND": "django_redis.cache.RedisCache",
-        "LOCATION": CACHE_URL,
-        "OPTIONS": {
-            "IGNORE_EXCEPTIONS": True,
-            "SOCKET_CONNECT_TIMEOUT": 0.5,
-            "SOCKET_TIMEOUT": 1.0,
-        },
+
+
+def cache_settings(url: str) -> dict:
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    options = {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 1.0}
+    return {
+        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "OPTIONS": options}
     }
-    if CACHE_URL
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-}
+
+
+CACHES = cache_settings(CACHE_URL)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "kalooki_site.cache"
 
