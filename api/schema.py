@@ -9,7 +9,11 @@ ERROR_SCHEMA = {
     "type": "object",
     "description": "The fields at fault (or detail / non_field_errors), each with its reasons.",
     "additionalProperties": {
-        "oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "string"}]
+        "oneOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"type": "string"},
+            {"type": "object", "description": "the errors of each item of a list, by index"},
+        ]
     },
 }
 WHY = {

@@ -9,10 +9,12 @@ set -euo pipefail
 BASE=${BASE:-http://127.0.0.1:8000}
 : "${TOKEN:?set TOKEN (manage.py drf_create_token director)}"
 SLUG=${SLUG:-api-demo-$(date +%s)}
+# One more header for every request (behind a TLS proxy: "X-Forwarded-Proto: https").
+EXTRA_HEADER=${EXTRA_HEADER:-}
 
 api() {  # api METHOD PATH [JSON]: fail loudly on any HTTP error
     local method=$1 path=$2 body=${3:-}
-    curl -sS --fail-with-body -X "$method" "$BASE/api/v1$path" \
+    curl -sS --fail-with-body -X "$method" "$BASE/api/v1$path" ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} \
         -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" \
         ${body:+--data "$body"}
 }
@@ -62,7 +64,7 @@ api GET "/events/$SLUG/rounds/1/tables/1/hands/3/" | jq -c '{number, contract, d
 
 echo "6. A stale correction is refused with 412, and nothing is written"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/api/v1/events/$SLUG/rounds/1/tables/1/hands/2/" \
-    -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" -H 'If-Match: "99"' \
+    ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" -H 'If-Match: "99"' \
     --data '{"went_out": 2, "scores": [{"seat": 1, "points": 5}, {"seat": 3, "points": 5}, {"seat": 4, "points": 5}]}')
 echo "If-Match with a stale version -> HTTP $code"
 [ "$code" = 412 ]

@@ -3,8 +3,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.urls import include, path
+from django.views import defaults
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 
@@ -64,3 +65,14 @@ urlpatterns = [
         name="api-docs",
     ),
 ]
+
+
+def page_not_found(request, exception):
+    """An address no route matches: JSON under the API (as its every other answer),
+    the site's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+handler404 = page_not_found

@@ -100,6 +100,15 @@ def update_event(
 ) -> Event:
     check_settings(data)
     event = Event.objects.select_for_update().get(pk=event.pk)
+    if "slug" in data and data["slug"] != event.slug and event.rounds.exists():
+        raise StateConflict(
+            {
+                "slug": [
+                    "The slug is in the address of this event's pages and of the QR codes "
+                    "printed on its score sheets; it cannot change once a round has started."
+                ]
+            }
+        )
     changed_scoring = [f for f in SCORING_FIELDS if f in data and data[f] != getattr(event, f)]
     if changed_scoring and event_has_hands(event):
         raise StateConflict(

@@ -128,3 +128,22 @@ def test_a_published_round_is_public(api, playing):
     assert api.as_().get("/api/v1/events/kingston/rounds/1/").status_code == 200
     assert api.as_().put(hand_url(), GOOD_HAND, format="json").status_code == 401
     assert Event.objects.get(slug="kingston").public
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/v1/events/kingston/entries/null%2Cnull/", "/api/v1/nowhere/", "/api/v2/"]
+)
+def test_an_address_no_route_matches_is_a_json_404_under_the_api(api, event, url):
+    response = api.as_().get(url)
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "Not found."}
+
+
+def test_a_renamed_event_would_break_printed_qr_codes_so_a_started_one_keeps_its_slug(
+    api, alice, playing
+):
+    response = api.as_(alice).patch("/api/v1/events/kingston/", {"slug": "moved"}, format="json")
+    assert response.status_code == 409
+    assert "QR codes" in response.json()["slug"][0]
+    assert Event.objects.filter(slug="kingston").exists()
