@@ -189,3 +189,43 @@ def test_a_worker_killed_right_after_a_save_leaves_the_standings_right_soon_afte
         assert "core.catch_up" in second.output()
     finally:
         second.stop()
+
+
+def drop_every_other_connection() -> int:
+    """What a PostgreSQL restart does to the site: every connection to the database,
+    but this test's own, is cut. (The server itself is shared with others here, so
+    it is not restarted.)"""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0]
+
+
+def test_after_the_database_drops_every_connection_saves_work_and_standings_follow(event):
+    redis = RedisServer()
+    env = {"CELERY_BROKER_URL": redis.url(0), "CACHE_URL": redis.url(1)}
+    web = Gunicorn(env)
+    worker = Worker("db-restart", env, beat=True)
+    token = Token.objects.create(user=event.directors.get()).key
+    director = requests.Session()
+    director.headers["Authorization"] = f"Token {token}"
+    hands = f"{web.url}/api/v1/events/faults/rounds/1/tables/1/hands"
+    try:
+        assert director.put(f"{hands}/1/", json=hand_body(30)).status_code == 200
+        wait_until(lambda: standing_points(event) == {1: 0, 2: 30, 3: 7, 4: 9}, 20, "hand 1")
+        assert drop_every_other_connection() >= 1  # the web process keeps its connection
+        saved = director.put(f"{hands}/2/", json=hand_body(12))
+        assert saved.status_code == 200, saved.text
+        took = wait_until(
+            lambda: standing_points(event) == {1: 0, 2: 42, 3: 14, 4: 18},
+            RECOVERY_SECONDS,
+            "the standings after the connections were cut",
+        )
+        print(f"standings right {took:.1f}s after the save")
+        assert requests.get(f"{web.url}/events/faults/", timeout=10).status_code == 200
+    finally:
+        worker.stop()
+        web.stop()
+        redis.stop()
