@@ -50,7 +50,6 @@ def worker_peak_memory(url: str, event_id: int) -> tuple[int, int, float]:
     """Start a real worker, run the task once through Redis, return (KiB before, KiB
     peak, seconds from send to finish)."""
     from django.db import connection
-
     from django.utils import timezone
 
     from core.services.background import STANDINGS

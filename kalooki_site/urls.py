@@ -20,6 +20,13 @@ def when_mail_is_configured(view):
     return guarded
 
 
+# Password reset mails a link: its pages exist only where mail can be sent.
+RESET_PAGES = [
+    ("password_reset/", auth.PasswordResetView, "password_reset"),
+    ("password_reset/done/", auth.PasswordResetDoneView, "password_reset_done"),
+    ("reset/<uidb64>/<token>/", auth.PasswordResetConfirmView, "password_reset_confirm"),
+    ("reset/done/", auth.PasswordResetCompleteView, "password_reset_complete"),
+]
 accounts = [
     path("login/", auth.LoginView.as_view(), name="login"),
     path("logout/", auth.LogoutView.as_view(), name="logout"),
@@ -29,25 +36,9 @@ accounts = [
         auth.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path(
-        "password_reset/",
-        when_mail_is_configured(auth.PasswordResetView.as_view()),
-        name="password_reset",
-    ),
-    path(
-        "password_reset/done/",
-        when_mail_is_configured(auth.PasswordResetDoneView.as_view()),
-        name="password_reset_done",
-    ),
-    path(
-        "reset/<uidb64>/<token>/",
-        when_mail_is_configured(auth.PasswordResetConfirmView.as_view()),
-        name="password_reset_confirm",
-    ),
-    path(
-        "reset/done/",
-        when_mail_is_configured(auth.PasswordResetCompleteView.as_view()),
-        name="password_reset_complete",
+    *(
+        path(route, when_mail_is_configured(view.as_view()), name=name)
+        for route, view, name in RESET_PAGES
     ),
 ]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 import socket
 import time
+from contextlib import contextmanager
 
 import pytest
 import requests
@@ -73,7 +74,10 @@ def api_points(base: str) -> dict[int, int]:
     return {row["player"]["id"]: row["points"] for row in body["standings"]}
 
 
-def test_with_redis_down_a_saved_hand_is_never_an_error_and_the_standings_catch_up(event):
+@contextmanager
+def site(event: Event, name: str):
+    """A private Redis (broker and cache), the site under gunicorn and a worker with
+    beat on it, and alice's API session; all stopped afterwards."""
     redis = RedisServer()
     env = {
         "CELERY_BROKER_URL": redis.url(0),
@@ -82,12 +86,20 @@ def test_with_redis_down_a_saved_hand_is_never_an_error_and_the_standings_catch_
         "CSRF_COOKIE_SECURE": "0",
     }
     web = Gunicorn(env)
-    worker = Worker("beat", env, beat=True)
-    token = Token.objects.create(user=event.directors.get()).key
+    worker = Worker(name, env, beat=True)
     director = requests.Session()
+    token = Token.objects.create(user=event.directors.get()).key
     director.headers["Authorization"] = f"Token {token}"
-    hands = f"{web.url}/api/v1/events/faults/rounds/1/tables/1/hands"
     try:
+        yield redis, web, director, f"{web.url}/api/v1/events/faults/rounds/1/tables/1/hands"
+    finally:
+        worker.stop()
+        web.stop()
+        redis.stop()
+
+
+def test_with_redis_down_a_saved_hand_is_never_an_error_and_the_standings_catch_up(event):
+    with site(event, "beat") as (redis, web, director, hands):
         first = director.put(f"{hands}/1/", json=hand_body(30), headers={"If-Match": '"0"'})
         assert first.status_code == 200, first.text
         wait_until(lambda: standing_points(event) == {1: 0, 2: 30, 3: 7, 4: 9}, 20, "hand 1")
@@ -127,10 +139,6 @@ def test_with_redis_down_a_saved_hand_is_never_an_error_and_the_standings_catch_
         # And the cache is used again, by itself.
         requests.get(f"{web.url}/events/faults/", timeout=10)
         assert cache_keys(redis) > 0
-    finally:
-        worker.stop()
-        web.stop()
-        redis.stop()
 
 
 def save_on_the_sheet(base: str, *, hand: int, points: int) -> requests.Response:
@@ -204,15 +212,7 @@ def drop_every_other_connection() -> int:
 
 
 def test_after_the_database_drops_every_connection_saves_work_and_standings_follow(event):
-    redis = RedisServer()
-    env = {"CELERY_BROKER_URL": redis.url(0), "CACHE_URL": redis.url(1)}
-    web = Gunicorn(env)
-    worker = Worker("db-restart", env, beat=True)
-    token = Token.objects.create(user=event.directors.get()).key
-    director = requests.Session()
-    director.headers["Authorization"] = f"Token {token}"
-    hands = f"{web.url}/api/v1/events/faults/rounds/1/tables/1/hands"
-    try:
+    with site(event, "db-restart") as (_, web, director, hands):
         assert director.put(f"{hands}/1/", json=hand_body(30)).status_code == 200
         wait_until(lambda: standing_points(event) == {1: 0, 2: 30, 3: 7, 4: 9}, 20, "hand 1")
         assert drop_every_other_connection() >= 1  # the web process keeps its connection
@@ -225,7 +225,3 @@ def test_after_the_database_drops_every_connection_saves_work_and_standings_foll
         )
         print(f"standings right {took:.1f}s after the save")
         assert requests.get(f"{web.url}/events/faults/", timeout=10).status_code == 200
-    finally:
-        worker.stop()
-        web.stop()
-        redis.stop()
