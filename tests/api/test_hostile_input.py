@@ -147,3 +147,17 @@ def test_a_renamed_event_would_break_printed_qr_codes_so_a_started_one_keeps_its
     assert response.status_code == 409
     assert "QR codes" in response.json()["slug"][0]
     assert Event.objects.filter(slug="kingston").exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "body"),
+    [
+        ("/api/v1/events/kingston/rounds/1/swap/", {"first": 2**63, "second": -(2**70)}),
+        ("/api/v1/events/kingston/rounds/1/move/", {"player": 2**64, "table": 1}),
+        ("/api/v1/events/kingston/entries/", {"player": 2**63, "seed_number": 2**40}),
+        ("/api/v1/players/", {"name": "Big", "rating": 2**63}),
+    ],
+)
+def test_integers_beyond_any_column_are_refused_not_a_crash(api, alice, playing, url, body):
+    response = api.as_(alice).post(url, body, format="json")
+    assert response.status_code == 400, response.content
