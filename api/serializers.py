@@ -110,11 +110,15 @@ class CloseSerializer(serializers.Serializer):
     force = serializers.BooleanField(default=False)
 
 
+# Ids are 64-bit in every database the site runs on: nothing larger can name a player.
+ID_BOUNDS = {"min_value": 1, "max_value": 2**63 - 1}
+
+
 class SwapSerializer(serializers.Serializer):
-    first = serializers.IntegerField(help_text="a player id")
-    second = serializers.IntegerField(help_text="a player id")
+    first = serializers.IntegerField(help_text="a player id", **ID_BOUNDS)
+    second = serializers.IntegerField(help_text="a player id", **ID_BOUNDS)
 
 
 class MoveSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="a player id")
+    player = serializers.IntegerField(help_text="a player id", **ID_BOUNDS)
     table = serializers.IntegerField(min_value=1, max_value=9999)

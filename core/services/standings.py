@@ -45,18 +45,23 @@ def refresh_standings_job(event_id: int) -> int | None:
     if event is None:  # deleted meanwhile: nothing to rank
         derived.forget(background.STANDINGS, event_id)
         return None
-    return refresh_standings(event=event)
+    return refresh_standings(event=event, if_stale=True)
 
 
 @transaction.atomic
-def refresh_standings(*, event: Event, round_number: int | None = None) -> int:
+def refresh_standings(
+    *, event: Event, round_number: int | None = None, if_stale: bool = False
+) -> int:
     """Rebuild the current round's standings (or those after round `round_number`, for
-    an event loaded in bulk); return the new standings version.
+    an event loaded in bulk); return the new standings version. With `if_stale`, only
+    if the database still says they are stale once the lock is held.
 
     Takes the event's row lock, so two workers rebuilding at once run one after the
     other, each from the scores as committed: the result is the same either way.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
+    if if_stale and not derived.is_dirty(background.STANDINGS, event.pk):
+        return event.standings_version  # a rebuild that held the lock before us did it all
     changes = derived.seen(background.STANDINGS, event.pk)
     round_ = read.current_round(event)
     if round_number is not None:

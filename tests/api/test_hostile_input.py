@@ -161,3 +161,30 @@ def test_a_renamed_event_would_break_printed_qr_codes_so_a_started_one_keeps_its
 def test_integers_beyond_any_column_are_refused_not_a_crash(api, alice, playing, url, body):
     response = api.as_(alice).post(url, body, format="json")
     assert response.status_code == 400, response.content
+
+
+HUGE = "9" * 25
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        f"/api/v1/events/kingston/rounds/{HUGE}/",
+        f"/api/v1/events/kingston/rounds/1/tables/{HUGE}/",
+        f"/api/v1/events/kingston/rounds/1/tables/1/hands/{HUGE}/",
+        f"/api/v1/events/kingston/entries/{HUGE}/",
+        f"/players/{HUGE}/",
+        f"/events/kingston/rounds/{HUGE}/",
+        f"/events/kingston/rounds/1/tables/{HUGE}/",
+    ],
+)
+def test_huge_numbers_in_the_address_are_not_found(client, playing, url):
+    assert client.get(url).status_code == 404
+
+
+def test_huge_numbers_in_a_directors_address_are_not_found(api, alice, playing):
+    url = f"/api/v1/events/kingston/rounds/1/tables/1/hands/{HUGE}/"
+    assert api.as_(alice).put(url, GOOD_HAND, format="json").status_code in (400, 404)
+    assert api.as_(alice).delete(url).status_code == 404
+    url = f"/api/v1/events/kingston/rounds/{HUGE}/close/"
+    assert api.as_(alice).post(url, {}, format="json").status_code == 404
