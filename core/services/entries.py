@@ -74,7 +74,9 @@ def withdraw_entry(*, entry: Entry, by: AbstractBaseUser | None = None) -> Entry
     In a round in play, their table plays on without them: they play no hand after
     the hands already recorded at their table, and score nothing more in that set.
     """
-    entry = Entry.objects.select_for_update().select_related("event").get(pk=entry.pk)
+    # The event first, then the entry: the order a standings rebuild takes them in.
+    Event.objects.select_for_update().get(pk=entry.event_id)
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("event").get(pk=entry.pk)
     if entry.status == Entry.Status.WITHDRAWN:
         return entry
     entry.status = Entry.Status.WITHDRAWN

@@ -127,7 +127,9 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
 def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | None = None) -> Round:
     """Close a round when every table has all its hands; `force` closes it anyway and is
     recorded. The round's standings are then final."""
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    # The event first, then the round: the order a standings rebuild takes them in.
+    Event.objects.select_for_update().get(pk=round.event_id)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise StateConflict(
             f"Round {round_.number} is {round_.status}; only a round in play can be closed.",

@@ -111,7 +111,7 @@ def seat_round(*, round_id: int) -> Round:
     Idempotent: a round that is already seated (or gone further) is left as it is.
     Takes the round's row lock, so two workers given the same round seat it once.
     """
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_id)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round_id)
     derived.built(background.SEATING, round_id, derived.seen(background.SEATING, round_id))
     if round_.status != Round.Status.SEATING:
         return round_
@@ -189,7 +189,7 @@ def swap_players(
     *, round: Round, first: Entry, second: Entry, by: AbstractBaseUser | None = None
 ) -> Round:
     """Swap two players' places (table and seat)."""
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     a, b = seat_of(round_, first, "first"), seat_of(round_, second, "second")
     if a.pk == b.pk:
         raise InvalidInput("Choose two different players to swap.", field="second")
@@ -214,7 +214,7 @@ def move_player(
 ) -> Round:
     """Move a player to the last seat of another table (or of a new table, numbered
     one past the last). Both tables must keep 3 to 6 players."""
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     seat = seat_of(round_, entry, "player")
     source = seat.table
     last_number = round_.tables.count()
