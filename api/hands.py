@@ -99,9 +99,11 @@ class TableView(EventScoped, APIView):
 
     def table(self, number: int, table: int):
         try:
-            return selectors.table_of(self.event, number, table)
+            found = selectors.table_of(self.event, number, table)
         except Http404 as missing:
             raise exceptions.NotFound("No such table.") from missing
+        self.check_round_visible(found.round)
+        return found
 
 
 class TableDetail(TableView):
@@ -115,7 +117,6 @@ class TableLock(TableView):
 
     @extend_schema(request=None, responses=TableSerializer)
     def post(self, request, slug: str, number: int, table: int):
-        self.require_director()
         found = self.table(number, table)
         action = services.lock_table if self.locking else services.unlock_table
         action(table=found, by=request.user)
@@ -154,7 +155,6 @@ class HandDetail(TableView):
         responses={200: HandSerializer, 412: OpenApiResponse(description="stale version")},
     )
     def put(self, request, slug: str, number: int, table: int, hand: int):
-        self.require_director()
         found = self.table(number, table)
         entry = parse_hand(request.data)
         recorded = services.record_hand(
@@ -171,7 +171,6 @@ class HandDetail(TableView):
         responses={204: None, 404: OpenApiResponse(description="not recorded")},
     )
     def delete(self, request, slug: str, number: int, table: int, hand: int):
-        self.require_director()
         found = self.table(number, table)
         removed = services.delete_hand(
             table=found, number=hand, by=request.user, expected_version=expected_version(request)

@@ -20,7 +20,7 @@ from api.serializers import (
 )
 from api.support import EventScoped
 from core import selectors, services
-from tournaments.models import Entry
+from tournaments.models import PLAYED_ROUND_STATUSES, Entry
 
 
 def round_data(event, number: int) -> dict:
@@ -33,6 +33,8 @@ class RoundList(EventScoped, APIView):
     @extend_schema(responses=RoundSerializer(many=True))
     def get(self, request, slug: str):
         rounds = selectors.rounds_of(self.event)
+        if not self.directs:
+            rounds = rounds.filter(status__in=PLAYED_ROUND_STATUSES)
         return Response([round_data(self.event, round_.number) for round_ in rounds])
 
     @extend_schema(
@@ -41,7 +43,6 @@ class RoundList(EventScoped, APIView):
         description="Start the next round; a Celery task seats it (status 'seating' until then).",
     )
     def post(self, request, slug: str):
-        self.require_director()
         body = RoundStartSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         round_ = services.start_round(event=self.event, by=request.user, **body.validated_data)
@@ -53,6 +54,7 @@ class RoundDetail(EventScoped, APIView):
 
     @extend_schema(responses=RoundSerializer)
     def get(self, request, slug: str, number: int):
+        self.check_round_visible(selectors.rounds_of(self.event).filter(number=number).first())
         return Response(round_data(self.event, number))
 
 
@@ -66,7 +68,6 @@ class RoundAction(EventScoped, APIView):
         raise NotImplementedError
 
     def post(self, request, slug: str, number: int):
-        self.require_director()
         round_ = selectors.round_of(self.event, number)
         data = {}
         if self.body_serializer is not None:

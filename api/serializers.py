@@ -6,7 +6,7 @@ from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from core.selectors import quality_by_player
+from core.selectors import quality_by_player, visible_players
 from core.services import EVENT_FIELDS
 from game.ranking import TIEBREAKS
 from tournaments.models import Entry, Event, Player, Round
@@ -44,6 +44,13 @@ class EntrySerializer(serializers.ModelSerializer):
         model = Entry
         fields = ["id", "player", "name", "status", "seed_number"]
         read_only_fields = ["status"]
+
+    def get_fields(self):
+        fields = super().get_fields()
+        request = self.context.get("request")
+        if request is not None:  # a player the writer cannot see does not exist for them
+            fields["player"].queryset = visible_players(request.user)
+        return fields
 
 
 class EntryStatusSerializer(serializers.Serializer):
@@ -104,13 +111,17 @@ class CloseSerializer(serializers.Serializer):
     force = serializers.BooleanField(default=False)
 
 
+# Ids are 64-bit in every database the site runs on: nothing larger can name a player.
+ID_BOUNDS = {"min_value": 1, "max_value": 2**63 - 1}
+
+
 class SwapSerializer(serializers.Serializer):
-    first = serializers.IntegerField(help_text="a player id")
-    second = serializers.IntegerField(help_text="a player id")
+    first = serializers.IntegerField(help_text="a player id", **ID_BOUNDS)
+    second = serializers.IntegerField(help_text="a player id", **ID_BOUNDS)
 
 
 class MoveSerializer(serializers.Serializer):
-    player = serializers.IntegerField(help_text="a player id")
+    player = serializers.IntegerField(help_text="a player id", **ID_BOUNDS)
     table = serializers.IntegerField(min_value=1, max_value=9999)
 
 

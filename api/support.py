@@ -6,12 +6,13 @@ from functools import cached_property
 
 from django.http import Http404
 from rest_framework import exceptions
+from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import selectors
 from core.errors import ServiceError
-from tournaments.models import Event
+from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round
 
 
 def exception_handler(exc, context):
@@ -29,12 +30,48 @@ def require_login(request) -> None:
         raise exceptions.NotAuthenticated()
 
 
+class CanCreateEventsOrReadOnly(BasePermission):
+    """Checked before the body is read, so a refused writer learns nothing from it."""
+
+    message = "You may not create events."
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in SAFE_METHODS or selectors.can_create_events(request.user)
+
+
+class CanAddPlayersOrReadOnly(BasePermission):
+    message = "Only directors may add players."
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in SAFE_METHODS or selectors.can_add_players(request.user)
+
+
 class EventScoped:
     """For views under /events/{slug}/: the event, found among those the user may see
-    (404 for a private event of someone else), and the director check for writes."""
+    (404 for a private event of someone else), and the director check for writes,
+    made before anything in the request is read (a refused writer learns nothing)."""
 
     kwargs: dict
     request: object
+    # Who may write here: the event's directors (the players' own entries at their
+    # table, authorised by their codes, say False).
+    directors_write = True
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if request.method not in SAFE_METHODS and self.directors_write:
+            self.require_director()
+
+    @cached_property
+    def directs(self) -> bool:
+        return selectors.can_direct(self.request.user, self.event)
+
+    def check_round_visible(self, round_: Round | None) -> Round:
+        """A round's seating is the public's once published; a draft (or one still
+        being seated) is its directors' only, exactly as if it did not exist."""
+        if round_ is None or (round_.status not in PLAYED_ROUND_STATUSES and not self.directs):
+            raise exceptions.NotFound("No such round.")
+        return round_
 
     @cached_property
     def event(self) -> Event:
@@ -44,7 +81,6 @@ class EventScoped:
             raise exceptions.NotFound("No such event.") from missing
 
     def require_director(self) -> None:
-        user = self.request.user
         require_login(self.request)
-        if not selectors.can_direct(user, self.event):
+        if not self.directs:
             raise exceptions.PermissionDenied("Only a director of this event may change it.")

@@ -60,6 +60,8 @@ class ProposalEndpoint(TableView):
     """What every proposal endpoint shares: the player's code from the header, and the
     answer (the latest entry for the hand, with the recorded hand once recorded)."""
 
+    directors_write = False  # a player's code authorises it, checked by the service
+
     def code(self) -> dict:
         return {
             "code": self.request.headers.get(CODE_HEADER, ""),

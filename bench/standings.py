@@ -50,8 +50,11 @@ def worker_peak_memory(url: str, event_id: int) -> tuple[int, int, float]:
     """Start a real worker, run the task once through Redis, return (KiB before, KiB
     peak, seconds from send to finish)."""
     from django.db import connection
+    from django.utils import timezone
 
+    from core.services.background import STANDINGS
     from core.tasks import refresh_standings
+    from scoring.models import DerivedState
     from tournaments.models import Event
 
     env = {**os.environ, "DATABASE_URL": url, "CELERY_BROKER_URL": broker()}
@@ -62,6 +65,10 @@ def worker_peak_memory(url: str, event_id: int) -> tuple[int, int, float]:
             time.sleep(0.2)
         before = vm_hwm_kib(worker.pid)
         version = Event.objects.get(pk=event_id).standings_version
+        # Stale, as a change leaves them: a job for clean standings returns at once.
+        DerivedState.objects.update_or_create(
+            kind=STANDINGS, key=event_id, defaults={"dirty_since": timezone.now()}
+        )
         started = time.perf_counter()
         refresh_standings.apply_async((event_id,))
         while Event.objects.get(pk=event_id).standings_version == version:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from simple_history.admin import SimpleHistoryAdmin
 
-from scoring.models import Hand, HandScore, Penalty, Proposal, Standing
+from scoring.models import DerivedState, Hand, HandScore, Penalty, Proposal, Standing
 from tournaments.models import (
     Announcement,
     Entry,
@@ -156,6 +156,22 @@ class StandingAdmin(admin.ModelAdmin):
     search_fields = ["entry__player__name"]
     list_select_related = ["entry__player", "round"]
     ordering = ["event", "round", "rank"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(DerivedState)
+class DerivedStateAdmin(admin.ModelAdmin):
+    """Which derived data is stale, since when: kept by the changes, the rebuilds and
+    the periodic catch-up, never by hand (core.services.derived)."""
+
+    list_display = ["kind", "key", "dirty_since", "changes", "built", "built_at"]
+    list_filter = ["kind"]
+    ordering = ["-dirty_since", "kind", "key"]
 
     def has_add_permission(self, request):
         return False

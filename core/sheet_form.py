@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import BadRequest
 
+from core.errors import InvalidInput
 from game import rules
 
 # A seat's box: "23" is points; anything else ("JK AS 10H") is the cards held. A dash,
@@ -23,6 +24,7 @@ WHOLE = re.compile(r"^[+-]?\d{1,9}$")
 DECIMAL = re.compile(r"^[+-]?\d{0,9}[.,]\d{1,9}$")
 DASHES = frozenset({"-", "\u2013", "\u2014"})
 MAX_PENALTY_SLOTS = 12
+PENALTY_KEY = re.compile(r"^p(\d{1,6})_(seat|kind|calls|points)$")
 TRUE_VALUES = frozenset({"on", "1", "true", "yes"})
 
 PENALTY_LABELS = rules.PENALTY_LABELS
@@ -87,6 +89,17 @@ class HandRowForm:
             if not slot.blank
         ]
         self.version = self.read_version(data.get("version", ""))
+        # Lines past the last slot the page offers (sent by hand or by a script): the
+        # row is refused rather than saved without them.
+        self.lines_beyond = sorted(
+            {
+                int(match.group(1))
+                for key, value in data.items()
+                if (match := PENALTY_KEY.match(key))
+                and int(match.group(1)) > MAX_PENALTY_SLOTS
+                and str(value).strip()
+            }
+        )
 
     @staticmethod
     def read_version(text: str) -> int | None:
@@ -115,6 +128,13 @@ class HandRowForm:
     def entry(self) -> rules.HandEntry:
         """Everything as typed: the engine reports whatever does not fit together (a
         redeal with scores, say) rather than this form quietly dropping it."""
+        if self.lines_beyond:
+            raise InvalidInput(
+                f"A hand takes at most {MAX_PENALTY_SLOTS} penalty lines; this row also "
+                f"sends line {', '.join(map(str, self.lines_beyond))}. Nothing was saved: "
+                "remove the extra lines (a seat's penalties of one kind go on one line).",
+                field="penalties",
+            )
         scores = tuple(
             entry for entry in (self.seat_entry(pos) for pos in self.seats) if entry is not None
         )

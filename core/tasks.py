@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from core.services import background
+from core.services import background, derived
 from core.services.seating import seat_round_job
 from core.services.standings import refresh_standings_job
 
 RELIABLE = {"acks_late": True, "reject_on_worker_lost": True}
+CATCH_UP = "core.catch_up"
 
 
 @shared_task(name=background.STANDINGS, max_retries=5, default_retry_delay=2, **RELIABLE)
@@ -20,3 +21,10 @@ def refresh_standings(event_id: int) -> int | None:
 @shared_task(name=background.SEATING, max_retries=5, default_retry_delay=2, **RELIABLE)
 def seat_round(round_id: int) -> str | None:
     return seat_round_job(round_id)
+
+
+# Sent by Celery beat every few seconds; expires rather than piling up while no worker runs.
+@shared_task(name=CATCH_UP, ignore_result=True, expires=60)
+def catch_up() -> int:
+    """Queue the rebuild of any derived data the database says is stale."""
+    return len(derived.catch_up())

@@ -140,7 +140,9 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             result = importing.apply_import(event=event, data=data, choices=chosen, by=request.user)
         except ServiceError as error:
-            preview = importing.build_preview(event=event, data=data, choices=chosen)
+            preview = importing.build_preview(
+                event=event, data=data, choices=chosen, viewer=request.user
+            )
             problems = [m for msgs in error.errors.values() for m in msgs]
             return render(
                 request,
@@ -151,7 +153,7 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
         set_pending(request, event, None)
         messages.success(request, f"Players imported: {result.summary()}.")
         return redirect("toolkit-index", slug=event.slug)
-    preview = importing.preview_import(event=event, data=data)
+    preview = importing.preview_import(event=event, data=data, viewer=request.user)
     return render(
         request,
         "toolkit/import_preview.html",

@@ -9,10 +9,12 @@ set -euo pipefail
 BASE=${BASE:-http://127.0.0.1:8000}
 : "${TOKEN:?set TOKEN (manage.py drf_create_token director)}"
 SLUG=${SLUG:-api-demo-$(date +%s)}
+# One more header for every request (behind a TLS proxy: "X-Forwarded-Proto: https").
+EXTRA_HEADER=${EXTRA_HEADER:-}
 
 api() {  # api METHOD PATH [JSON]: fail loudly on any HTTP error
     local method=$1 path=$2 body=${3:-}
-    curl -sS --fail-with-body -X "$method" "$BASE/api/v1$path" \
+    curl -sS --fail-with-body -X "$method" "$BASE/api/v1$path" ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} \
         -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" \
         ${body:+--data "$body"}
 }
@@ -74,22 +76,24 @@ first=$(jq -r '.tables[1].seats[0].code' <<<"$codes")
 second=$(jq -r '.tables[1].seats[1].code' <<<"$codes")
 player() {  # player CODE METHOD PATH [JSON]: a player's request, no token, their code
     local code=$1 method=$2 path=$3 body=${4:-}
-    curl -sS --fail-with-body -X "$method" "$BASE/api/v1$path" \
+    curl -sS --fail-with-body -X "$method" "$BASE/api/v1$path" ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} \
         -H "X-Player-Code: $code" -H "Content-Type: application/json" ${body:+--data "$body"}
 }
 hand9="/events/$SLUG/rounds/1/tables/2/hands/9/proposal/"
 player "$first" PUT "$hand9" '{"went_out": 1, "scores": [{"seat": 2, "points": 15}, {"seat": 3, "cards": "JK AS 10H"}, {"seat": 4, "points": 21}]}' | jq -c '{state, entered_by, confirmed_by}'
-code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/api/v1${hand9}confirm/" -H "X-Player-Code: $first")
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/api/v1${hand9}confirm/" \
+    ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} -H "X-Player-Code: $first")
 echo "the same player confirming their own entry -> HTTP $code"
 [ "$code" = 409 ]
 player "$second" POST "${hand9}confirm/" | jq -c '{state, entered_by, confirmed_by, version: .hand.version, results: [.hand.results[] | {seat, score}]}'
-code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/api/v1${hand9}confirm/" -H "X-Player-Code: NOTA-CODE")
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST "$BASE/api/v1${hand9}confirm/" \
+    ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} -H "X-Player-Code: NOTA-CODE")
 echo "a wrong code -> HTTP $code"
 [ "$code" = 403 ]
 
 echo "8. A stale correction is refused with 412, and nothing is written"
 code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/api/v1/events/$SLUG/rounds/1/tables/1/hands/2/" \
-    -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" -H 'If-Match: "99"' \
+    ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} -H "Authorization: Token $TOKEN" -H "Content-Type: application/json" -H 'If-Match: "99"' \
     --data '{"went_out": 2, "scores": [{"seat": 1, "points": 5}, {"seat": 3, "points": 5}, {"seat": 4, "points": 5}]}')
 echo "If-Match with a stale version -> HTTP $code"
 [ "$code" = 412 ]

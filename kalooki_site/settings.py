@@ -9,6 +9,7 @@ and ALLOWED_HOSTS.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -69,6 +70,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "simple_history",
     "django_countries",
+    "axes",
+    "csp",
     "tournaments",
     "scoring",
     "core",
@@ -76,6 +79,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "kalooki_site.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -84,6 +88,15 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # First, so a locked-out client is refused before its password is even checked.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "kalooki_site.urls"
@@ -166,13 +179,25 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/director/"
 
 # Cache: shared between processes in production (the leaderboard is cached by
-# standings version), local memory for the embedded default.
+# standings version), local memory for the embedded default. The cache only ever
+# holds copies: when Redis cannot be reached, every cache call answers "not cached"
+# at once (short timeouts, errors logged, never raised) and pages are built from the
+# database until it is back.
 CACHE_URL = os.environ.get("CACHE_URL", "")
-CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-    if CACHE_URL
-    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-}
+
+
+def cache_settings(url: str) -> dict:
+    if not url:
+        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    options = {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 1.0}
+    return {
+        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "OPTIONS": options}
+    }
+
+
+CACHES = cache_settings(CACHE_URL)
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+DJANGO_REDIS_LOGGER = "kalooki_site.cache"
 
 # Security: safe defaults in production; each can be relaxed from the environment
 # (for example SECURE_SSL_REDIRECT=0 behind a proxy that already redirects).
@@ -186,42 +211,118 @@ if envbool("SECURE_PROXY_SSL", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 
+# Content-Security-Policy (django-csp): every script and style is a file the site
+# serves itself; no inline script, style or event handler anywhere.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        # Swagger UI draws its icons from data: URLs.
+        "img-src": ["'self'", "data:"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "frame-ancestors": ["'none'"],
+        "form-action": ["'self'"],
+    }
+}
+
+# Sign-in throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one
+# username from one address, that pair is locked out for AXES_COOLOFF_MINUTES
+# (answered 429), on the site's sign-in page and the admin's alike. Attempts are
+# kept in the database, so every web process sees them and a cache outage changes
+# nothing.
+AXES_FAILURE_LIMIT = envint("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=envint("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False
+if envbool("SECURE_PROXY_SSL", False):
+    # Behind the proxy, the client's address is the one it puts in X-Forwarded-For.
+    AXES_IPWARE_PROXY_COUNT = envint("AXES_PROXY_COUNT", 1)
+    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# Outgoing mail: without EMAIL_HOST nothing can be sent, so the password-reset pages
+# are not offered at all (a director asks an administrator instead).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_PORT = envint("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = envsecret("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "webmaster@localhost")
+PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
+
 # Celery. Without a broker, tasks run eagerly in the calling process (the embedded
 # default); with CELERY_BROKER_URL they go to Redis and real workers.
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
+# A task is acknowledged only once done, and given back when its worker dies, so a
+# crash loses no work (every task is safe to run twice).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 300)
-CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 240)
+# Every task here takes seconds at most (a 1,024-player rebuild: 0.3 s); these bound a
+# stuck one, and stay below the visibility timeout so a running task is never handed
+# to a second worker.
+CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 45)
+CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 40)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
-# A task taken by a worker that dies is handed to another after this many seconds
-# (the Redis transport's visibility timeout); longer than any task may run.
+# Sending a task while the broker is down fails within about a second (the request
+# that queued it has committed already; see core.services.background).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT),
+    # A task taken by a worker that dies is handed to another after this many seconds.
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", 60),
     # How often a worker looks for such abandoned tasks (seconds, and every Nth look).
     "unacked_restore_interval": envint("CELERY_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": envint("CELERY_RESTORE_THROTTLE", 1),
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
 }
+# Celery beat: one `celery -A kalooki_site beat` process (README, "Running it for
+# real") sends the catch-up task on this schedule; it rebuilds any derived data the
+# database says is stale (core.services.derived), whatever was lost on the way.
+CATCH_UP_SECONDS = envint("CATCH_UP_SECONDS", 10)
+CELERY_BEAT_SCHEDULE = {
+    "catch-up-stale-derived-data": {"task": "core.catch_up", "schedule": CATCH_UP_SECONDS},
+}
+# The schedule is a fixed interval kept in memory: nothing to store between restarts.
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 
 REST_FRAMEWORK = {
     # Token first, so an anonymous writer is told how to authenticate (401, not 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "api.guards.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "api.guards.Pagination",
     "PAGE_SIZE": 100,
+    "DEFAULT_PARSER_CLASSES": ["api.guards.JSONParser"],
     "EXCEPTION_HANDLER": "api.support.exception_handler",
     # How many proxies in front of the site add themselves to X-Forwarded-For: a
     # client's address (which wrong players' codes are counted by) is read past them,
     # and never taken from a header the client itself could send.
     "NUM_PROXIES": envint("NUM_PROXIES", 0),
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_RATE_ANON", "300/minute"),
+        "user": os.environ.get("API_RATE_USER", "3000/minute"),
+        # Requests with a wrong token, per address (api.support.TokenAuthentication).
+        "auth-failure": os.environ.get("API_RATE_AUTH_FAILURE", "20/minute"),
+    },
 }
 
 SPECTACULAR_SETTINGS = {
@@ -229,6 +330,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Events, players, seating, hand-by-hand scores and standings.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Every status code an operation can answer is declared (api.schema).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.declare_error_responses",
+    ],
     # Swagger UI served by the app itself, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

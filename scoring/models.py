@@ -250,3 +250,39 @@ class Standing(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.entry.player} ({self.points})"
+
+
+class DerivedState(models.Model):
+    """Whether a piece of derived data is up to date with what it is built from.
+
+    One row per thing derived (`kind` names the rebuild job, `key` the id it is built
+    for: an event's standings now; a series' standings or the ratings later). Every
+    change to the sources bumps `changes` and sets `dirty_since` in the change's own
+    transaction; a rebuild notes `changes` before it reads the sources and, when it
+    commits, clears `dirty_since` only if nothing changed meanwhile. So whatever a
+    broker or a worker loses on the way, the database still says what is stale, and
+    the periodic catch-up (`core.services.derived.catch_up`) rebuilds it.
+    """
+
+    kind = models.CharField(max_length=60)
+    key = models.BigIntegerField()
+    changes = models.PositiveBigIntegerField(default=0)
+    built = models.PositiveBigIntegerField(
+        default=0, help_text="`changes` as the latest rebuild saw it"
+    )
+    dirty_since = models.DateTimeField(null=True, blank=True)
+    built_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="derived_state_once")]
+        indexes = [
+            models.Index(
+                fields=["dirty_since"],
+                condition=Q(dirty_since__isnull=False),
+                name="derived_state_dirty",
+            )
+        ]
+
+    def __str__(self) -> str:
+        state = f"stale since {self.dirty_since:%H:%M:%S}" if self.dirty_since else "up to date"
+        return f"{self.kind} {self.key}: {state}"

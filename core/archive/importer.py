@@ -5,7 +5,12 @@ Importing checks the whole document first, then writes everything in one transac
 players are matched by name, club and country (or created), every other row gets new
 ids reserved from the database's own sequences (in the archive's order, so exporting
 the imported event gives the same payload again), and history rows keep their dates,
-authors and reasons. Anything wrong and nothing is written.
+authors (users known here, by username) and reasons. Before it commits, the event is
+put through the services' own checks (`core.archive.verify`). Anything wrong and
+nothing is written.
+
+An archive grants nobody anything: its directors are not made directors here and no
+user is created; only the user the importer names (`by`) directs the new event.
 """
 
 from __future__ import annotations
@@ -35,11 +40,16 @@ from core.archive import (
     decode,
     renumber_quality,
 )
+from core.archive.verify import check_event_settings, verify_event
 from core.errors import ServiceError
 from core.services import create_player
 from tournaments.models import Event, Player
 
 # --- reading and checking an archive -------------------------------------------------
+
+
+def refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
@@ -48,10 +58,14 @@ def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
         document = dict(raw)
     else:
         try:
-            document = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            document = json.loads(raw, parse_constant=refuse_constant)
+        except (UnicodeDecodeError, ValueError) as error:
             raise ArchiveError(
                 f"This is not an event archive: it cannot be read as JSON ({error})."
+            ) from error
+        except RecursionError as error:
+            raise ArchiveError(
+                "This is not an event archive: its JSON is nested far too deep."
             ) from error
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise ArchiveError(f"This is not a Kalooki event archive (its format is not {FORMAT!r}).")
@@ -67,7 +81,14 @@ def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
     payload = document.get("payload")
     if not isinstance(payload, dict) or not isinstance(document.get("checksum"), str):
         raise ArchiveError("The archive has no payload or no checksum; it is incomplete.")
-    if checksum(payload) != document["checksum"]:
+    try:
+        actual = checksum(payload)
+    except (ValueError, RecursionError) as error:  # NaN, or nested too deep to write
+        raise ArchiveError(
+            "This is not an event archive: its payload holds values JSON cannot carry "
+            "(NaN, Infinity) or is nested far too deep."
+        ) from error
+    if actual != document["checksum"]:
         raise ArchiveError(
             "The archive is corrupted: its checksum does not match its contents "
             "(it was changed or damaged after it was exported). Nothing was imported."
@@ -214,7 +235,8 @@ class Imported:
     event: Event
     players_created: int = 0
     players_matched: int = 0
-    users_created: list[str] = field(default_factory=list)
+    authors_unknown: list[str] = field(default_factory=list)
+    directors_not_granted: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> str:
@@ -223,10 +245,17 @@ class Imported:
             f"Imported {self.event.name!r} as {self.event.slug!r}: {rows}; "
             f"players: {self.players_created} new, {self.players_matched} matched."
         )
-        if self.users_created:
+        if self.authors_unknown:
             text += (
-                " Users not known here were added without a password (they cannot sign "
-                "in): " + ", ".join(self.users_created) + "."
+                " History by users not known here is kept without its author: "
+                + ", ".join(self.authors_unknown)
+                + "."
+            )
+        if self.directors_not_granted:
+            text += (
+                " The archive's directors ("
+                + ", ".join(self.directors_not_granted)
+                + ") were not made directors here; name one with --director."
             )
         return text
 
@@ -264,20 +293,15 @@ def reserve_ids(model: type[models.Model], count: int) -> list[int]:
     raise ArchiveError(f"Importing needs SQLite or PostgreSQL, not {connection.vendor}.")
 
 
-def resolve_users(usernames: set[str], created: list[str]) -> dict[str, int]:
-    """Users by username; one not known here is added, inactive and without a password,
-    so history still says who made each change."""
+def resolve_users(usernames: set[str], unknown: list[str]) -> dict[str, int]:
+    """The users known here, by username, to keep history's authors. An archive never
+    creates a user: one not known here is left out (noted in `unknown`)."""
     user_model = get_user_model()
     key = user_model.USERNAME_FIELD
     found = dict(
         user_model._default_manager.filter(**{f"{key}__in": usernames}).values_list(key, "pk")
     )
-    for name in sorted(usernames - set(found)):
-        user = user_model(**{key: name}, is_active=False)
-        user.set_unusable_password()
-        user.save()
-        found[name] = user.pk
-        created.append(name)
+    unknown.extend(sorted(usernames - set(found)))
     return found
 
 
@@ -356,6 +380,8 @@ def import_event(
         ) from error
     except ServiceError as error:
         raise ArchiveError(f"The archive is not valid: {error}. Nothing was imported.") from error
+    except RecursionError as error:
+        raise ArchiveError("The archive is nested far too deep; nothing was imported.") from error
     return imported
 
 
@@ -366,11 +392,14 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
             "(--rename NEW_SLUG). Nothing was imported."
         )
     event = Event(**{**checked.event, "slug": slug})
+    check_event_settings(event, checked.event)
     event.save()
     restore(Event, [event], [checked.event], ["created_at", "updated_at"])
-    imported = Imported(event=event)
-    users = resolve_users(checked.usernames, imported.users_created)
-    event.directors.set([users[name] for name in checked.directors])
+    granted = {by.get_username()} if by is not None and by.is_authenticated else set()
+    imported = Imported(
+        event=event, directors_not_granted=[d for d in checked.directors if d not in granted]
+    )
+    users = resolve_users(checked.usernames, imported.authors_unknown)
     if by is not None and by.is_authenticated:
         event.directors.add(by)
     ids: dict[str, dict[int, int]] = {"players": match_players(checked.rows["players"], imported)}
@@ -424,6 +453,7 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
         ]
         model._default_manager.bulk_create(objs, batch_size=1000)
     imported.counts["history rows"] = sum(len(rows) for rows in checked.history.values())
+    verify_event(event)
     return imported
 
 

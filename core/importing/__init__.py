@@ -30,6 +30,7 @@ from core.importing.reading import (
     parse_row,
     read_rows,
 )
+from core.selectors import User, visible_players
 from core.services import create_player, register_entry
 from tournaments.models import Entry, Event, Player
 
@@ -93,14 +94,16 @@ def same_or_blank(a: str, b: str) -> bool:
     return not a or not b or a.casefold() == b.casefold()
 
 
-def find_candidates(event: Event, rows: list[Row]) -> None:
-    """Attach the registry's players of the same name to each row: 2 queries."""
+def find_candidates(event: Event, rows: list[Row], viewer: User | None = None) -> None:
+    """Attach the registry's players of the same name to each row, among those `viewer`
+    may see (everyone for an operator at the command line): 2 queries."""
     names = {normalise_name(row.name) for row in rows if row.name}
     if not names:
         return
     # Lower() in SQL, then the exact comparison (casefold, spacing) in Python.
     lowered = {n.lower() for n in names} | {row.name.lower() for row in rows if row.name}
-    namesakes = Player.objects.annotate(lname=Lower("name")).filter(lname__in=lowered)
+    registry = Player.objects.all() if viewer is None else visible_players(viewer)
+    namesakes = registry.annotate(lname=Lower("name")).filter(lname__in=lowered)
     found: dict[str, list[Player]] = {}
     for player in namesakes.order_by("id"):
         found.setdefault(normalise_name(player.name), []).append(player)
@@ -194,7 +197,11 @@ def check_seeds_taken(event: Event, rows: list[Row], choices: Mapping[int, str |
 
 
 def build_preview(
-    *, event: Event, data: bytes, choices: Mapping[int, str | int] | None = None
+    *,
+    event: Event,
+    data: bytes,
+    choices: Mapping[int, str | int] | None = None,
+    viewer: User | None = None,
 ) -> Preview:
     preview = Preview(event=event)
     try:
@@ -208,7 +215,7 @@ def build_preview(
     width = max(columns.values()) + 1
     preview.rows = [parse_row(line, values, columns, width) for line, values in raw_rows]
     check_file_duplicates(preview.rows)
-    find_candidates(event, preview.rows)
+    find_candidates(event, preview.rows, viewer)
     choices = choices or {}
     for row in preview.rows:
         if row.line in choices:
@@ -234,9 +241,9 @@ def choose(row: Row, choice: str | int) -> None:
     describe_choice(row, chosen)
 
 
-def preview_import(*, event: Event, data: bytes) -> Preview:
+def preview_import(*, event: Event, data: bytes, viewer: User | None = None) -> Preview:
     """What importing `data` into `event` would do. Writes nothing: 3 queries."""
-    return build_preview(event=event, data=data)
+    return build_preview(event=event, data=data, viewer=viewer)
 
 
 def parse_choice(value: object) -> str | int:
@@ -266,7 +273,7 @@ def apply_import(
     choice take the suggestion the preview showed. One transaction: any error and
     nothing is written.
     """
-    preview = build_preview(event=event, data=data, choices=choices)
+    preview = build_preview(event=event, data=data, choices=choices, viewer=by)
     if not preview.ok:
         raise InvalidInput(preview.error_dict())
     result = ImportResult()

@@ -34,6 +34,7 @@ from core.selectors.events import (
     rounds_of,
     table_count,
     table_of,
+    visible_players,
 )
 from core.selectors.hands import (
     HandView,
@@ -141,4 +142,5 @@ __all__ = [
     "table_sheet",
     "tables_progress",
     "visible_events",
+    "visible_players",
 ]

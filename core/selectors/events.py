@@ -3,16 +3,43 @@ with a fixed number of queries whatever the event's size."""
 
 from __future__ import annotations
 
-from django.db.models import Count, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.db.models.functions import Coalesce
 from django.http import Http404
 
-from core.selectors.access import User, visible_events
+from core.selectors.access import User, can_add_players, visible_events
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Player, Round, Seat, Table
 
 
-def players(search: str | None = None) -> QuerySet[Player]:
-    found = Player.objects.order_by("name", "id")
+def visible_players(user: User) -> QuerySet[Player]:
+    """The players this user may see: those entered in an event the user may see and,
+    for whoever may add players, those entered nowhere yet (so a director can enter a
+    player just added). Nobody learns of a player who plays only in others' private
+    events; a superuser sees everyone."""
+    if getattr(user, "is_superuser", False):
+        return Player.objects.all()
+    seen = Q(
+        Exists(
+            Entry.objects.filter(player=OuterRef("pk"), event__in=visible_events(user).values("pk"))
+        )
+    )
+    if can_add_players(user):
+        seen |= ~Q(Exists(Entry.objects.filter(player=OuterRef("pk"))))
+    return Player.objects.filter(seen)
+
+
+def players(user: User, search: str | None = None) -> QuerySet[Player]:
+    """The players this user may see, by name (or club) when `search` is given."""
+    found = visible_players(user).order_by("name", "id")
     if search:
         found = found.filter(Q(name__icontains=search) | Q(club__icontains=search))
     return found

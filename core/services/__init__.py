@@ -1,7 +1,11 @@
 """Every write: one function per user action, keyword-only, one transaction each,
 checks before writes, history recorded, background work queued once committed. Pages,
 the API, the admin, imports and tasks all change data through these functions.
-Modules by subject; the names used across the site are gathered here."""
+Modules by subject; the names used across the site are gathered here.
+
+Row locks are taken in one order, the standings rebuild's: the event, then a round,
+table or entry (`select_for_update(of=("self",))` where only that row is changed), so
+a director's change and a rebuild running beside it never deadlock."""
 
 from __future__ import annotations
 

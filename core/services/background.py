@@ -5,6 +5,10 @@ job goes to Celery under that name (the worker runs it through `core.tasks`), an
 without one (the embedded default) it runs in this process, right after the commit.
 Services never import the tasks module: the tasks call the services, not the other
 way round. Each job is the service function registered with `@runs(name)`.
+
+Queueing happens after the commit, so it must never fail the request that committed:
+a broker that cannot be reached (or an eager job that fails) is logged, and the work
+is caught up later (`core.services.derived`).
 """
 
 from __future__ import annotations
@@ -41,8 +45,15 @@ def after_commit(name: str, *args: Any, countdown: float | None = None) -> None:
     transaction.on_commit(partial(send, name, args, countdown))
 
 
-def send(name: str, args: tuple, countdown: float | None = None) -> None:
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        JOBS[name](*args)
-    else:
-        current_app.send_task(name, args=args, countdown=countdown)
+def send(name: str, args: tuple, countdown: float | None = None) -> bool:
+    """Queue the job now (run it, without a broker); whether that worked. Never raises:
+    the caller's write has committed, and what is not done now is caught up later."""
+    try:
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            JOBS[name](*args)
+        else:
+            current_app.send_task(name, args=args, countdown=countdown)
+    except Exception:
+        log.exception("Could not queue %s%r; it will be caught up later.", name, args)
+        return False
+    return True

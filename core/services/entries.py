@@ -12,6 +12,7 @@ from core.errors import InvalidInput, StateConflict
 from core.services.common import full_clean_or_raise, with_history_user
 from core.services.screens import screens_changed
 from core.services.seating import reseat_draft_after_entry_change
+from core.services.standings import queue_standings_refresh
 from scoring.models import Hand
 from tournaments.models import Entry, Event, Player, Round, Seat
 
@@ -64,6 +65,7 @@ def register_entry(
     with_history_user(entry, by).save()
     reseat_draft_after_entry_change(event, by)
     screens_changed(event)  # the field the public pages list before the first round
+    queue_standings_refresh(event)
     return entry
 
 
@@ -74,7 +76,9 @@ def withdraw_entry(*, entry: Entry, by: AbstractBaseUser | None = None) -> Entry
     In a round in play, their table plays on without them: they play no hand after
     the hands already recorded at their table, and score nothing more in that set.
     """
-    entry = Entry.objects.select_for_update().select_related("event").get(pk=entry.pk)
+    # The event first, then the entry: the order a standings rebuild takes them in.
+    Event.objects.select_for_update().get(pk=entry.event_id)
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("event").get(pk=entry.pk)
     if entry.status == Entry.Status.WITHDRAWN:
         return entry
     entry.status = Entry.Status.WITHDRAWN
@@ -89,4 +93,5 @@ def withdraw_entry(*, entry: Entry, by: AbstractBaseUser | None = None) -> Entry
         with_history_user(seat, by).save()
     reseat_draft_after_entry_change(entry.event, by)
     screens_changed(entry.event)
+    queue_standings_refresh(entry.event)
     return entry

@@ -14,6 +14,7 @@ from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import event_has_hands
 from core.services.common import full_clean_or_raise
 from core.services.screens import screens_changed
+from core.services.standings import queue_standings_refresh
 from game.ranking import check_tiebreaks as check_chain
 from tournaments.models import Event
 
@@ -41,6 +42,8 @@ EVENT_FIELDS = (
 )
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = ("ruleset", "packs", "jokers", "director_penalty")
+# Changing these changes how the recorded sets rank.
+RANKING_FIELDS = ("format", "table_points", "advance_per_table", "tiebreaks", "rounds_planned")
 
 
 def check_table_points(value: Any) -> None:
@@ -101,6 +104,15 @@ def update_event(
 ) -> Event:
     check_settings(data)
     event = Event.objects.select_for_update().get(pk=event.pk)
+    if "slug" in data and data["slug"] != event.slug and event.rounds.exists():
+        raise StateConflict(
+            {
+                "slug": [
+                    "The slug is in the address of this event's pages and of the QR codes "
+                    "printed on its score sheets; it cannot change once a round has started."
+                ]
+            }
+        )
     changed_scoring = [f for f in SCORING_FIELDS if f in data and data[f] != getattr(event, f)]
     if changed_scoring and event_has_hands(event):
         raise StateConflict(
@@ -109,10 +121,13 @@ def update_event(
                 for f in changed_scoring
             }
         )
+    reranked = any(f in data and data[f] != getattr(event, f) for f in RANKING_FIELDS)
     for field, value in data.items():
         setattr(event, field, value)
     full_clean_or_raise(event)
     event.save()
     screens_changed(event)  # the name, the time rule... on pages already cached
     event.refresh_from_db(fields=["screen_version"])
+    if reranked:
+        queue_standings_refresh(event)
     return event

@@ -12,7 +12,7 @@ from django.utils import timezone
 from core.errors import InvalidInput, StateConflict
 from core.selectors.progress import round_progress
 from core.selectors.seating import contenders_for
-from core.services import background
+from core.services import background, derived
 from core.services.codes import issue_codes
 from core.services.seating import check_seed
 from core.services.standings import queue_standings_refresh
@@ -86,7 +86,7 @@ def start_round(
     if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status", "updated_at"])
-    background.after_commit(background.SEATING, round_.pk)
+    derived.changed(background.SEATING, round_.pk)
     return round_
 
 
@@ -129,7 +129,9 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
 def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | None = None) -> Round:
     """Close a round when every table has all its hands; `force` closes it anyway and is
     recorded. The round's standings are then final."""
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    # The event first, then the round: the order a standings rebuild takes them in.
+    Event.objects.select_for_update().get(pk=round.event_id)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise StateConflict(
             f"Round {round_.number} is {round_.status}; only a round in play can be closed.",

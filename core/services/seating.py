@@ -14,7 +14,7 @@ from simple_history.utils import bulk_create_with_history
 from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import tables_have_hands
 from core.selectors.seating import seating_quality, seating_request
-from core.services import background
+from core.services import background, derived
 from core.services.codes import issue_codes
 from core.services.common import with_history_user
 from core.services.standings import queue_standings_refresh
@@ -22,6 +22,46 @@ from game import seating
 from tournaments.models import MAX_SEATS, MIN_SEATS, Entry, Event, Round, Seat, Table
 
 MAX_SEED = 2**62
+
+
+QUALITY_KEYS = {"repeat_meetings", "repeat_pairs", "lower_bound", "rank_spread", "error"}
+
+
+def check_quality(quality: object, entries: set[int]) -> None:
+    """A seating quality report as `seat_round` stores it: what `game.seating.Quality`
+    gives (its pairs naming the round's `entries`), or a draw's error."""
+
+    def whole(value: object, *, nullable: bool) -> bool:
+        if value is None:
+            return nullable
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
+
+    pairs = quality.get("repeat_pairs", []) if isinstance(quality, dict) else None
+    ok = (
+        isinstance(quality, dict)
+        and set(quality) <= QUALITY_KEYS
+        and whole(quality.get("repeat_meetings"), nullable=True)
+        and whole(quality.get("lower_bound"), nullable=True)
+        and isinstance(quality.get("error", ""), str)
+        and isinstance(pairs, list)
+        and all(
+            isinstance(pair, list) and len(pair) == 2 and all(p in entries for p in pair)
+            for pair in pairs
+        )
+        and (
+            quality.get("rank_spread") is None
+            or (
+                isinstance(quality["rank_spread"], list)
+                and all(whole(v, nullable=False) for v in quality["rank_spread"])
+            )
+        )
+    )
+    if not ok:
+        raise InvalidInput(
+            "The seating quality report is not one the seating gives "
+            f"({', '.join(sorted(QUALITY_KEYS))}, pairs of the round's players).",
+            field="quality",
+        )
 
 
 def check_seed(seed: object) -> int:
@@ -53,7 +93,7 @@ def reseat_round(
         round_.seed = check_seed(seed)
     round_.quality = {}
     round_.save()
-    background.after_commit(background.SEATING, round_.pk)
+    derived.changed(background.SEATING, round_.pk)
     return round_
 
 
@@ -61,6 +101,7 @@ def reseat_round(
 def seat_round_job(round_id: int) -> str | None:
     """The background job: seat the round, unless it was deleted meanwhile."""
     if not Round.objects.filter(pk=round_id).exists():
+        derived.forget(background.SEATING, round_id)
         return None
     return seat_round(round_id=round_id).status
 
@@ -72,7 +113,8 @@ def seat_round(*, round_id: int) -> Round:
     Idempotent: a round that is already seated (or gone further) is left as it is.
     Takes the round's row lock, so two workers given the same round seat it once.
     """
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round_id)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round_id)
+    derived.built(background.SEATING, round_id, derived.seen(background.SEATING, round_id))
     if round_.status != Round.Status.SEATING:
         return round_
     try:
@@ -155,7 +197,7 @@ def swap_players(
     *, round: Round, first: Entry, second: Entry, by: AbstractBaseUser | None = None
 ) -> Round:
     """Swap two players' places (table and seat)."""
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     a, b = seat_of(round_, first, "first"), seat_of(round_, second, "second")
     if a.pk == b.pk:
         raise InvalidInput("Choose two different players to swap.", field="second")
@@ -180,7 +222,7 @@ def move_player(
 ) -> Round:
     """Move a player to the last seat of another table (or of a new table, numbered
     one past the last). Both tables must keep 3 to 6 players."""
-    round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     seat = seat_of(round_, entry, "player")
     source = seat.table
     last_number = round_.tables.count()

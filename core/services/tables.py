@@ -46,7 +46,7 @@ def unlock_table(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
 
 
 def set_locked(table: Table, locked: bool, by: AbstractBaseUser | None) -> Table:
-    table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
+    table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table.pk)
     check_lockable(table, locking=locked)
     table.locked = locked
     with_history_user(table, by).save(update_fields=["locked"])

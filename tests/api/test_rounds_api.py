@@ -8,7 +8,7 @@ from tournaments.models import Entry, Player, Round
 pytestmark = pytest.mark.django_db
 
 
-def test_repeat_pairs_are_given_as_player_ids(api):
+def test_repeat_pairs_are_given_as_player_ids(api, root):
     event = make_event(slug="pairs")
     # Players who entered no event yet, so player ids and entry ids differ.
     Player.objects.bulk_create([Player(name=f"Spectator {i}") for i in range(3)])
@@ -18,7 +18,7 @@ def test_repeat_pairs_are_given_as_player_ids(api):
     a, b = entries[0], entries[1]
     round_.quality = {"repeat_meetings": 1, "repeat_pairs": [[a.pk, b.pk]], "lower_bound": 0}
     round_.save()
-    body = api.as_().get("/api/v1/events/pairs/rounds/1/").json()
+    body = api.as_(root).get("/api/v1/events/pairs/rounds/1/").json()
     assert body["quality"]["repeat_pairs"] == [sorted([a.player_id, b.player_id])]
     assert body["quality"]["repeat_meetings"] == 1
     seats = body["tables"][0]["seats"]

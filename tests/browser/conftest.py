@@ -7,6 +7,7 @@ with the command that installs it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 import pytest
@@ -47,17 +48,30 @@ def browser(chromium_path):
         browser.close()
 
 
+# Chromium reports every script, style or handler the Content-Security-Policy blocks.
+VIOLATION = re.compile(r"Content Security Policy|Refused to (execute|apply|load|evaluate)")
+
+
 @pytest.fixture
 def new_page(browser):
-    """Open a fresh browser context (its own cookies) per call: one per user."""
-    contexts = []
+    """Open a fresh browser context (its own cookies) per call: one per user. Every
+    page runs under the site's Content-Security-Policy, and a test fails if Chromium
+    reports anything the policy blocked."""
+    contexts, violations = [], []
+
+    def watch(message) -> None:
+        if VIOLATION.search(message.text):
+            violations.append(f"{message.location.get('url', '')}: {message.text}")
 
     def open_page(width: int = 1280, height: int = 900):
         context = browser.new_context(viewport={"width": width, "height": height})
         context.set_default_timeout(10_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", watch)
+        return page
 
     yield open_page
     for context in contexts:
         context.close()
+    assert violations == [], "the Content-Security-Policy blocked something"

@@ -62,7 +62,8 @@ def test_an_event_survives_export_delete_and_import_unchanged(alice, source):
     forget(event)
     assert not Event.objects.filter(slug=slug).exists()
 
-    imported = archive_import.import_event(raw=json.dumps(document))
+    director = alice if document["payload"]["event"]["directors"] else None
+    imported = archive_import.import_event(raw=json.dumps(document), by=director)
 
     event = Event.objects.get(slug=slug)
     assert imported.event == event
@@ -78,19 +79,38 @@ def test_the_round_trip_keeps_history_authors_dates_and_deleted_rows(event, alic
     assert {r["history_user"] for r in before["history"]["hands"]} == {"alice"}
     text = archive.dumps(archive_export.export_event(event))
     forget(event)
-    alice.delete()
 
-    imported = archive_import.import_event(raw=text)
+    imported = archive_import.import_event(raw=text, by=alice)
 
-    assert imported.users_created == ["alice"]
-    ghost = get_user_model().objects.get(username="alice")
-    assert not ghost.is_active and not ghost.has_usable_password()
-    assert list(imported.event.directors.all()) == [ghost]
+    assert imported.authors_unknown == [] and imported.directors_not_granted == []
     after = archive_export.build_payload(imported.event)
     compare(before, after)
     hands = Hand.history.filter(history_type="-")
     assert hands.count() == len(deleted_hand)
-    assert all(h.history_user == ghost for h in hands)
+    assert all(h.history_user == alice for h in hands)
+
+
+def test_an_archive_creates_no_user_and_makes_nobody_a_director(event, alice):
+    """Issue 14, finding 3: an archive's directors were matched by username (making a
+    local user a director) and unknown ones were created as users."""
+    text = archive.dumps(archive_export.export_event(event))
+    forget(event)
+    alice.delete()
+    make_user("alice")  # someone else here with the same username
+    users = get_user_model().objects.count()
+
+    imported = archive_import.import_event(raw=text)
+
+    assert get_user_model().objects.count() == users
+    assert list(imported.event.directors.all()) == []
+    assert imported.directors_not_granted == ["alice"]
+    assert "were not made directors here" in imported.summary()
+    forget(imported.event)
+    get_user_model().objects.filter(username="alice").delete()
+    imported = archive_import.import_event(raw=text)
+    assert imported.authors_unknown == ["alice"]
+    assert Hand.history.filter(history_user__isnull=True).exists()
+    assert get_user_model().objects.count() == users - 1
 
 
 def test_deleted_rows_keep_ids_no_new_row_will_take(event):
@@ -121,9 +141,9 @@ def test_a_round_quality_report_names_the_same_entries_after_import(event):
     assert {e.player.name for e in Entry.objects.filter(pk__in=pair)} == names
 
 
-def test_players_already_here_are_matched_not_duplicated(event):
+def test_players_already_here_are_matched_not_duplicated(event, alice):
     text = archive.dumps(archive_export.export_event(event))
-    imported = archive_import.import_event(raw=text, rename="kingston-copy")
+    imported = archive_import.import_event(raw=text, rename="kingston-copy", by=alice)
     assert imported.players_matched == 9 and imported.players_created == 0
     assert Player.objects.count() == 9
     copy_ = archive_export.build_payload(imported.event)
@@ -273,7 +293,7 @@ def test_the_commands_move_an_event(event, tmp_path):
     before = archive_export.build_payload(event)
     forget(event)
     done = io.StringIO()
-    call_command("import_event", str(path), stdout=done)
+    call_command("import_event", str(path), "--director", "alice", stdout=done)
     assert "Imported 'Kingston Kalooki Open' as 'kingston'" in done.getvalue()
     compare(before, archive_export.build_payload(Event.objects.get(slug="kingston")))
 
@@ -292,8 +312,7 @@ def test_the_import_command_renames_and_adds_a_director(event, tmp_path):
         stdout=io.StringIO(),
     )
     copy_ = Event.objects.get(slug="kingston-2")
-    assert set(copy_.directors.values_list("username", flat=True)) == {"alice", "bob"}
-    assert bob in copy_.directors.all()
+    assert list(copy_.directors.all()) == [bob]
 
 
 def test_the_commands_report_clear_errors(event, tmp_path):

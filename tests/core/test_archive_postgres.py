@@ -19,6 +19,7 @@ from core import archive
 from core.archive import export as archive_export
 from core.archive import importer as archive_import
 from tests.core.snapshot import compare, snapshot
+from tests.fixtures import make_user
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
@@ -86,8 +87,11 @@ def test_an_event_moves_from_a_venue_sqlite_file_to_postgresql_and_back(venue, t
     at_venue = venue.dump(slug)
     assert json.loads(exported)["database"] == "sqlite"
 
-    # Into PostgreSQL, in this process.
-    imported = archive_import.import_event(raw=exported)
+    # Into PostgreSQL, in this process, where the director has an account too (an
+    # archive names users but creates none, and makes only the importer's choice director).
+    directed = bool(at_venue["payload"]["event"]["directors"])
+    director = make_user("alice") if directed else None
+    imported = archive_import.import_event(raw=exported, by=director)
     event = Event.objects.get(slug=slug)
     assert imported.event == event
     compare(at_venue["payload"], archive_export.build_payload(event))
@@ -96,7 +100,9 @@ def test_an_event_moves_from_a_venue_sqlite_file_to_postgresql_and_back(venue, t
     # And back to the laptop, beside the original.
     back = tmp_path / "back.json"
     back.write_text(archive.dumps(archive_export.export_event(event)), encoding="utf-8")
-    venue.run("import_event", str(back), "--rename", f"{slug}-back")
+    venue.run(
+        "import_event", str(back), "--rename", f"{slug}-back", *(["--director", "alice"] * directed)
+    )
     returned = venue.dump(f"{slug}-back")
     for document in (returned["payload"]["event"], returned["snapshot"]["event"]):
         assert document["slug"] == f"{slug}-back"

@@ -235,3 +235,14 @@ def test_a_trinidad_challenge_adds_fifty_and_sits_the_seat_out():
     score = HandScore.objects.get(seat__position=3)
     assert (score.card_points, score.penalty_points, score.score) == (20, 50, 70)
     assert score.sat_out
+
+
+def test_a_penalty_line_past_the_last_slot_refuses_the_row_instead_of_dropping_it(w, director):
+    """Issue 14, finding 8: a 13th penalty line used to be dropped silently."""
+    data = {**HAND_1, "p1_seat": "1", "p1_kind": "false_laydown"}
+    data |= {"p13_seat": "3", "p13_kind": "false_laydown"}
+    response = director.post(w.hand_url(1), data, **HTMX)
+    assert response.status_code == 400
+    assert "at most 12 penalty lines" in response.content.decode()
+    assert not Hand.objects.filter(table=w.table).exists()
+    assert not Penalty.objects.exists()

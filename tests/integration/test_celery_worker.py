@@ -6,13 +6,8 @@ left out (a run without a broker has no worker to talk to).
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 import psycopg
 import pytest
@@ -23,76 +18,13 @@ from core import services
 from game.rules import HandEntry, SeatEntry
 from scoring.models import Standing
 from tests.fixtures import make_entries, make_event, make_round
+from tests.processes import Worker, wait_until
 from tournaments.models import Round
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-ROOT = Path(__file__).resolve().parents[2]
-
-
-class Worker:
-    """A `celery worker` subprocess on the test database."""
-
-    def __init__(self, name: str, extra_env: dict[str, str] | None = None):
-        db = connection.settings_dict
-        env = {
-            **os.environ,
-            "DATABASE_URL": "postgres://{USER}:{password}@{HOST}:{PORT}/{NAME}".format(
-                password=db["PASSWORD"] or "", **db
-            ),
-            "DJANGO_SETTINGS_MODULE": "kalooki_site.settings_test",
-            "CELERY_VISIBILITY_TIMEOUT": "4",
-            "CELERY_RESTORE_INTERVAL": "1",
-            **(extra_env or {}),
-        }
-        self.log = Path(f"/tmp/kalooki-worker-{name}-{os.getpid()}.log")
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "kalooki_site",
-                "worker",
-                "--pool",
-                "solo",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-                "-n",
-                f"{name}@%h",
-                "--loglevel",
-                "INFO",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log.open("w"),
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        self.wait_for("ready", 30)
-
-    def output(self) -> str:
-        return self.log.read_text()
-
-    def wait_for(self, text: str, seconds: float, times: int = 1) -> None:
-        deadline = time.monotonic() + seconds
-        while self.output().count(text) < times:
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"worker never said {text!r}:\n{self.output()}")
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        """SIGKILL, as a crash would: no chance to finish or give the task back."""
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(10)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+# The worker killed mid-rebuild is replaced quickly in this test: its task comes back
+# after a visibility timeout shortened to seconds.
+QUICK_RESTORE = {"CELERY_VISIBILITY_TIMEOUT": "4", "CELERY_RESTORE_INTERVAL": "1"}
 
 
 @pytest.fixture(autouse=True)
@@ -100,15 +32,6 @@ def _needs_broker_and_postgres():
     assert settings.CELERY_BROKER_URL, "worker tests need CELERY_BROKER_URL"
     assert connection.vendor == "postgresql", "worker tests need PostgreSQL"
     assert not settings.CELERY_TASK_ALWAYS_EAGER
-
-
-def wait_until(check, seconds: float) -> float:
-    started = time.monotonic()
-    while not check():
-        if time.monotonic() - started > seconds:
-            raise AssertionError(f"not done within {seconds}s")
-        time.sleep(0.05)
-    return time.monotonic() - started
 
 
 def hand(points: int) -> HandEntry:
@@ -173,7 +96,7 @@ def test_a_worker_killed_mid_rebuild_is_replaced_and_the_standings_end_correct()
     event = make_event()
     round_ = make_round(event, table_sizes=(4,))
     table = round_.tables.get()
-    slow = Worker("crashing")
+    slow = Worker("crashing", QUICK_RESTORE)
     try:
         with holding_event_lock(event):
             services.record_hand(table=table, number=1, entry=hand(30))
@@ -185,7 +108,7 @@ def test_a_worker_killed_mid_rebuild_is_replaced_and_the_standings_end_correct()
     assert not Standing.objects.filter(round=round_).exists()  # the rebuild died unfinished
     event.refresh_from_db()
     assert event.standings_version == 0
-    fresh = Worker("recovering")
+    fresh = Worker("recovering", QUICK_RESTORE)
     try:
         wait_until(lambda: Standing.objects.filter(round=round_).count() == 4, 60)
         points = dict(

@@ -13,7 +13,7 @@ from core import codes, services
 from core.errors import TooManyAttempts
 from scoring.models import Standing
 from tests.fixtures import codes_of, hand, make_world
-from tests.integration.test_celery_worker import ROOT, Worker, wait_until
+from tests.processes import ROOT, Worker, wait_until
 from tournaments.models import Event
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

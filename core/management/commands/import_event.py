@@ -22,7 +22,9 @@ class Command(BaseCommand):
             "--rename", metavar="NEW_SLUG", help="import under this slug instead of the archive's"
         )
         parser.add_argument(
-            "--director", metavar="USERNAME", help="make this user a director of the event"
+            "--director",
+            metavar="USERNAME",
+            help="make this user a director of the event (the archive's directors are not)",
         )
 
     def handle(self, *args, path: str, rename: str | None, director: str | None, **options):
@@ -40,4 +42,9 @@ class Command(BaseCommand):
             imported = archive_import.import_event(raw=raw, rename=rename, by=by)
         except archive.ArchiveError as error:
             raise CommandError(str(error)) from error
+        except Exception as error:  # a message, never a traceback: nothing was written
+            raise CommandError(
+                f"The archive could not be imported ({type(error).__name__}: {error}); "
+                "nothing was imported."
+            ) from error
         self.stdout.write(imported.summary())

@@ -1,0 +1,149 @@
+"""Checking an imported event as the services would have checked it, row by row.
+
+An archive's rows are written in bulk, not through the services, so before the import
+commits every event setting, round, seat and hand is put through the same checks a
+director's action goes through (`core.services`: the event's settings, table sizes,
+the seating report, and `game.rules.score_hand` on every hand, whose result must be
+what the archive stores). The first problem found refuses the whole archive, saying
+where it is.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from typing import Any
+
+from django.db.models import Prefetch
+
+from core.archive import ArchiveError
+from core.errors import ServiceError, StateConflict
+from core.services import full_clean_or_raise
+from core.services.events import EVENT_FIELDS, check_settings
+from core.services.hands import check_stored_hand
+from core.services.rounds import check_table_sizes
+from core.services.seating import check_quality
+from scoring.models import Hand, HandScore, Penalty
+from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round, Seat, Table
+
+POLICIES = {*Event.Seating.values, "knockout"}
+
+
+def refuse(where: str, error: ServiceError | str) -> ArchiveError:
+    reason = (
+        error
+        if isinstance(error, str)
+        else "; ".join(
+            " ".join(messages) if field == "non_field_errors" else f"{field}: {' '.join(messages)}"
+            for field, messages in error.errors.items()
+        )
+    )
+    return ArchiveError(f"The archive is not valid: {where}: {reason}. Nothing was imported.")
+
+
+def check_event_settings(event: Event, values: Mapping[str, Any]) -> None:
+    """The event's settings as `create_event` checks them (before it is saved)."""
+    try:
+        check_settings({name: values[name] for name in EVENT_FIELDS if name != "slug"})
+        full_clean_or_raise(event, exclude=["slug"])
+    except ServiceError as error:
+        raise refuse("the event's settings", error) from error
+
+
+def verify_event(event: Event) -> None:
+    """Every round, table, seat and hand of an event just written from an archive."""
+    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    entries = set(event.entries.values_list("pk", flat=True))
+    for i, round_ in enumerate(rounds, start=1):
+        check_round(event, round_, i, last=i == len(rounds), entries=entries)
+    tables = list(
+        Table.objects.filter(round__event=event)
+        .select_related("round")
+        .prefetch_related(Prefetch("seats", Seat.objects.order_by("position")))
+    )
+    for table in tables:
+        table.round.event = event
+        check_seats(event, table)
+    hands = (
+        Hand.objects.filter(table__round__event=event)
+        .select_related("went_out")
+        .prefetch_related(
+            Prefetch("scores", HandScore.objects.select_related("seat")),
+            Prefetch("penalties", Penalty.objects.select_related("seat")),
+        )
+        .order_by("table_id", "number", "attempt")
+    )
+    by_table: dict[int, list[Hand]] = defaultdict(list)
+    for hand in hands:
+        by_table[hand.table_id].append(hand)
+    for table in tables:
+        check_hands(table, by_table.get(table.pk, []))
+
+
+def check_round(event: Event, round_: Round, number: int, *, last: bool, entries: set[int]):
+    where = f"round {round_.number}"
+    if round_.number != number:
+        raise refuse(where, f"rounds must be numbered 1, 2, 3...; round {number} is missing")
+    if round_.number > event.rounds_planned:
+        raise refuse(where, f"the event plans {event.rounds_planned} rounds")
+    if not last and round_.status != Round.Status.CLOSED:
+        raise refuse(where, f"it is {round_.status}, but a later round has started")
+    if round_.policy not in POLICIES:
+        raise refuse(where, f"{round_.policy!r} is not a seating policy")
+    try:
+        check_quality(round_.quality, entries)
+        if round_.status in PLAYED_ROUND_STATUSES:
+            check_table_sizes(round_)
+    except ServiceError as error:
+        raise refuse(where, error) from error
+
+
+def check_seats(event: Event, table: Table) -> None:
+    where = f"round {table.round.number}, table {table.number}"
+    seats = list(table.seats.all())
+    if [s.position for s in seats] != list(range(1, len(seats) + 1)):
+        raise refuse(where, "its seats must be numbered 1, 2, 3... without a gap")
+    if any(s.round_id != table.round_id for s in seats):
+        raise refuse(where, "a seat belongs to another round")
+    if seats and sum(s.first_dealer for s in seats) != 1:
+        raise refuse(where, "it must have exactly one first dealer")
+    hand_count = event.rules.hand_count
+    for seat in seats:
+        if seat.left_after_hand is not None and seat.left_after_hand > hand_count:
+            raise refuse(
+                f"{where}, seat {seat.position}",
+                f"a player cannot leave after hand {seat.left_after_hand} of {hand_count}",
+            )
+
+
+def check_hands(table: Table, hands: list[Hand]) -> None:
+    """Each hand as `record_hand` would take it: the table takes hands, each deal of a
+    number comes in order with only the last one scored, and the rules engine gives
+    exactly the stored scores."""
+    if hands and table.round.status not in PLAYED_ROUND_STATUSES:
+        where = f"round {table.round.number}, table {table.number}"
+        raise refuse(where, StateConflict("hands are recorded in a round not yet published"))
+    seats = {seat.pk: seat for seat in table.seats.all()}
+    deals: dict[int, list[Hand]] = defaultdict(list)
+    for hand in hands:
+        deals[hand.number].append(hand)
+    for number, attempts in deals.items():
+        where = f"round {table.round.number}, table {table.number}, hand {number}"
+        if [h.attempt for h in attempts] != list(range(1, len(attempts) + 1)):
+            raise refuse(where, "its deals must be numbered 1, 2, 3... without a gap")
+        if any(h.outcome != Hand.Outcome.REDEAL for h in attempts[:-1]):
+            raise refuse(where, "only its last deal may be scored")
+        for hand in attempts:
+            hand.table = table
+            outsiders = [
+                row.seat_id
+                for row in [*hand.scores.all(), *hand.penalties.all()]
+                if row.seat_id not in seats
+            ]
+            if (hand.went_out_id and hand.went_out_id not in seats) or outsiders:
+                raise refuse(where, "it names a seat of another table")
+            playing = {s.position: s for s in seats.values() if s.plays_hand(number)}
+            try:
+                check_stored_hand(hand, playing)
+            except ServiceError as error:
+                raise refuse(where, error) from error

@@ -1,0 +1,26 @@
+"""Refusing what no page or endpoint can take, before any view sees it."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote_to_bytes
+
+from django.http import HttpResponse, JsonResponse
+
+NUL = b"\x00"
+MESSAGE = "The address may not contain NUL characters (%00)."
+
+
+class RefuseNulMiddleware:
+    """A NUL character in the path or the query string is answered 400: PostgreSQL
+    cannot compare text with one, so a search for it would fail instead."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        raw = request.META.get("QUERY_STRING", "").encode("latin-1", "replace")
+        if NUL in unquote_to_bytes(raw) or "\x00" in request.path:
+            if request.path.startswith("/api/"):
+                return JsonResponse({"detail": MESSAGE}, status=400)
+            return HttpResponse(MESSAGE, status=400, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
