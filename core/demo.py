@@ -317,7 +317,7 @@ def write_round_hands(
                     number=number,
                     seats=sorted(table_seats),
                     entry=rules.HandEntry(redeal=True),
-                    director_penalty=event.director_penalty,
+                    table_rules=event.table_rules,
                 )
                 planned.append((new_hand(table, number, attempt, redeal), redeal, table_seats))
                 attempt += 1
@@ -327,7 +327,7 @@ def write_round_hands(
                 number=number,
                 seats=sorted(table_seats),
                 entry=simulator.hand_entry(number, sorted(table_seats)),
-                director_penalty=event.director_penalty,
+                table_rules=event.table_rules,
             )
             hand = new_hand(table, number, attempt, scored)
             hand.went_out = table_seats[scored.went_out]

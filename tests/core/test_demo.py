@@ -55,7 +55,7 @@ def test_every_generated_hand_obeys_every_rule(demo):
             number=hand.number,
             seats=seats,
             entry=entry_from_rows(hand),
-            director_penalty=demo.director_penalty,
+            table_rules=demo.table_rules,
         )
         stored = {s.seat.position: s.score for s in hand.scores.all()}
         assert stored == {r.seat: r.score for r in scored.results}
