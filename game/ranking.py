@@ -67,6 +67,31 @@ STATUSES: tuple[str, ...] = ("active", "eliminated", "withdrawn")
 # The states of a set (see the module's docstring).
 COMPLETE, UNDER_WAY, INCOMPLETE = "complete", "under_way", "incomplete"
 SET_STATES: tuple[str, ...] = (COMPLETE, UNDER_WAY, INCOMPLETE)
+# Why a set is incomplete: its player withdrew (and left after a hand), its table
+# closed with fewer than three players left, or the director force-closed the round.
+WITHDREW, SHORT, FORCED = "withdrew", "short", "forced"
+WHY_INCOMPLETE: tuple[str, ...] = (WITHDREW, SHORT, FORCED)
+
+
+def set_state(
+    *, played: int, hands: int, left_after: int | None, ended_after: int | None, over: bool
+) -> tuple[str, str]:
+    """A seat's set as (state, why): `played` of the set's `hands` scored for it so far,
+    its leave point if the player withdrew mid-round, the hand its table closed after
+    if too few were left, and whether the round is over (closed).
+
+    Leaving comes first in the why: a player who withdrew from a table that then
+    closed, in a round later forced, is incomplete because they withdrew.
+    """
+    if played >= hands:
+        return COMPLETE, ""
+    if left_after is not None and left_after < hands:
+        return INCOMPLETE, WITHDREW
+    if ended_after is not None:
+        return INCOMPLETE, SHORT
+    if over:
+        return INCOMPLETE, FORCED
+    return UNDER_WAY, ""
 
 
 @dataclass(frozen=True)
@@ -81,6 +106,7 @@ class SetRecord:
     penalty_points: int  # director penalties in this set (over-call, false laydown, challenge)
     state: str = COMPLETE  # one of SET_STATES
     hands_missing: int = 0  # an incomplete set: the hands of the set it did not play
+    why: str = ""  # an incomplete set: one of WHY_INCOMPLETE (shown; ranking ignores it)
 
     def __post_init__(self) -> None:
         if self.state not in SET_STATES:

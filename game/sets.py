@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-if TYPE_CHECKING:  # only for the annotation: rules imports this module
-    from game.rules import ScoredHand
+
+class Scored(Protocol):
+    """A scored hand as `game.rules.ScoredHand` gives it (rules imports this module)."""
+
+    number: int
+    results: tuple[Any, ...]  # each with a seat and a score
 
 # RULES.md, "Players, packs, table size": a table seats 3 to 6 players.
 TABLE_MIN, TABLE_MAX = 3, 6
@@ -28,7 +32,7 @@ class SetResult:
         raise KeyError(seat)
 
 
-def set_totals(hands: Iterable[ScoredHand], seats: Iterable[int]) -> dict[int, int]:
+def set_totals(hands: Iterable[Scored], seats: Iterable[int]) -> dict[int, int]:
     """Each seat's set total; a redeal has no results, so it adds nothing."""
     totals = {seat: 0 for seat in seats}
     for hand in hands:

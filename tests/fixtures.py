@@ -220,7 +220,11 @@ def played_event(*, slug: str = "kingston", director=None, **fields) -> Event:
 
 
 def engine_problems(
-    entry: HandEntry, *, ruleset: str = "jamaica", number: object = 1
+    entry: HandEntry,
+    *,
+    ruleset: str = "jamaica",
+    number: object = 1,
+    table_rules: rules.TableRules = rules.DEFAULT_TABLE_RULES,
 ) -> tuple[rules.Problem, ...]:
     """Everything the rules engine finds wrong with `entry`, at a table of four."""
     with pytest.raises(rules.HandInvalid) as invalid:
@@ -230,5 +234,6 @@ def engine_problems(
             number=number,
             seats=(1, 2, 3, 4),
             entry=entry,
+            table_rules=table_rules,
         )
     return invalid.value.problems

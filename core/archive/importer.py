@@ -27,6 +27,7 @@ from core.archive import (
     FORMAT,
     HISTORY_SECTIONS,
     IMPLICIT_EVENT,
+    READABLE_VERSIONS,
     SECTIONS,
     VERSION,
     ArchiveError,
@@ -34,6 +35,7 @@ from core.archive import (
     checksum,
     decode,
     renumber_quality,
+    upgrade,
 )
 from core.errors import ServiceError
 from core.services import create_player
@@ -58,11 +60,12 @@ def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ArchiveError("The archive has no format version; it cannot be imported.")
-    if version != VERSION:
+    if version not in READABLE_VERSIONS:
         newer = " by a newer version of this software" if version > VERSION else ""
+        readable = ", ".join(str(v) for v in READABLE_VERSIONS)
         raise ArchiveError(
             f"The archive was written{newer} in format version {version}; this installation "
-            f"reads version {VERSION} only. Nothing was imported."
+            f"reads versions {readable} only. Nothing was imported."
         )
     payload = document.get("payload")
     if not isinstance(payload, dict) or not isinstance(document.get("checksum"), str):
@@ -72,7 +75,7 @@ def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
             "The archive is corrupted: its checksum does not match its contents "
             "(it was changed or damaged after it was exported). Nothing was imported."
         )
-    return payload
+    return upgrade(payload, version)
 
 
 @dataclass

@@ -9,7 +9,16 @@ from core.services.common import full_clean_or_raise, with_history_user
 from core.services.entries import create_player, register_entry, withdraw_entry
 from core.services.events import EVENT_FIELDS, create_event, update_event
 from core.services.hands import Recorded, delete_hand, record_hand, score_rows
-from core.services.rounds import check_can_start, close_round, publish_round, start_round
+from core.services.leaving import set_leave_point
+from core.services.rounds import (
+    check_can_finish,
+    check_can_start,
+    close_round,
+    finish_event,
+    publish_round,
+    reopen_round,
+    start_round,
+)
 from core.services.seating import (
     MAX_SEED,
     check_adjustable,
@@ -27,12 +36,14 @@ __all__ = [
     "MAX_SEED",
     "Recorded",
     "check_adjustable",
+    "check_can_finish",
     "check_can_start",
     "check_table_open",
     "close_round",
     "create_event",
     "create_player",
     "delete_hand",
+    "finish_event",
     "full_clean_or_raise",
     "lock_table",
     "move_player",
@@ -41,10 +52,12 @@ __all__ = [
     "record_hand",
     "refresh_standings",
     "register_entry",
+    "reopen_round",
     "reseat_round",
     "score_rows",
     "seat_round",
     "seating_adjustable",
+    "set_leave_point",
     "start_round",
     "swap_players",
     "unlock_table",

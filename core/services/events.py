@@ -13,7 +13,10 @@ from django.db import transaction
 from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import event_has_hands
 from core.services.common import full_clean_or_raise
+from core.services.rounds import check_can_finish
+from core.services.standings import queue_standings_refresh
 from game.ranking import check_tiebreaks as check_chain
+from game.rulesets import deal_problem
 from tournaments.models import Event
 
 EVENT_FIELDS = (
@@ -27,6 +30,9 @@ EVENT_FIELDS = (
     "format",
     "rounds_planned",
     "director_penalty",
+    "overcall_penalty",
+    "trinidad_doubling",
+    "penalty_per_hand",
     "table_points",
     "advance_per_table",
     "seating",
@@ -36,7 +42,15 @@ EVENT_FIELDS = (
     "tiebreaks",
 )
 # Changing these after a hand is recorded would change what the recorded hands mean.
-SCORING_FIELDS = ("ruleset", "packs", "jokers", "director_penalty")
+SCORING_FIELDS = (
+    "ruleset",
+    "packs",
+    "jokers",
+    "director_penalty",
+    "overcall_penalty",
+    "trinidad_doubling",
+    "penalty_per_hand",
+)
 
 
 def check_table_points(value: Any) -> None:
@@ -79,12 +93,42 @@ def check_unknown_fields(data: Mapping[str, Any]) -> None:
         raise InvalidInput({name: ["This is not an event setting."] for name in unknown})
 
 
+def check_agreed_rules(event: Event) -> None:
+    """The settings that must agree with each other, once the model's own checks pass:
+    the deck deals every hand to the largest table the seating makes, and Trinidad
+    doubling belongs to a Trinidad set."""
+    problem = deal_problem(event.rules, event.deck, event.largest_table)
+    if problem is not None:
+        raise InvalidInput(
+            {
+                "packs": [
+                    f"The deck is too small: {problem}. Add a pack or jokers "
+                    "(or seat tables of three for the odd players)."
+                    if event.largest_table > 4
+                    else f"The deck is too small: {problem}. Add a pack or jokers."
+                ]
+            }
+        )
+    if event.trinidad_doubling and not event.rules.challenge_allowed:
+        raise InvalidInput(
+            "Trinidad doubling is for a Trinidad set; a Jamaican set always doubles on a "
+            "down and out.",
+            field="trinidad_doubling",
+        )
+
+
+def check_event(event: Event) -> None:
+    """Every check of an event's settings as they would be saved."""
+    full_clean_or_raise(event)
+    check_agreed_rules(event)
+
+
 @transaction.atomic
 def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None) -> Event:
     """Create an event; the user who creates it becomes one of its directors."""
     check_settings(data)
     event = Event(**data)
-    full_clean_or_raise(event)
+    check_event(event)
     event.save()
     if by is not None and by.is_authenticated:
         event.directors.add(by)
@@ -105,8 +149,15 @@ def update_event(
                 for f in changed_scoring
             }
         )
+    finishing = (
+        data.get("status") == Event.Status.FINISHED and event.status != Event.Status.FINISHED
+    )
     for field, value in data.items():
         setattr(event, field, value)
-    full_clean_or_raise(event)
+    check_event(event)
+    if finishing:
+        check_can_finish(event)
     event.save()
+    if finishing:
+        queue_standings_refresh(event)  # the standings become final
     return event

@@ -182,7 +182,7 @@ def edits():
         ("not json", lambda doc: "hello", "cannot be read as JSON"),
         ("binary", lambda doc: b"\xff\xfe\x00", "cannot be read as JSON"),
         ("another format", set_(["format"], "django-fixture"), "not a Kalooki event archive"),
-        ("a newer version", set_(["version"], 2), "newer version.*version 2"),
+        ("a newer version", set_(["version"], 3), "newer version.*version 3"),
         ("no version", set_(["version"], "1"), "no format version"),
         ("an edited score", set_(["payload", "hand_scores", 0, "score"], 1), "corrupted"),
         ("no checksum", set_(["checksum"], None), "no checksum"),
@@ -247,7 +247,7 @@ def test_the_archive_covers_every_field_of_every_model():
 
 def test_the_checksum_is_of_the_payload_in_canonical_json(event):
     document = archive_export.export_event(event)
-    assert document["format"] == "kalooki-event" and document["version"] == 1
+    assert document["format"] == "kalooki-event" and document["version"] == 2
     reordered = json.loads(json.dumps(document["payload"], sort_keys=False, indent=3))
     assert archive.checksum(reordered) == document["checksum"]
     assert len(document["checksum"]) == 64
