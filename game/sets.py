@@ -14,6 +14,7 @@ class Scored(Protocol):
     number: int
     results: tuple[Any, ...]  # each with a seat and a score
 
+
 # RULES.md, "Players, packs, table size": a table seats 3 to 6 players.
 TABLE_MIN, TABLE_MAX = 3, 6
 

@@ -19,7 +19,15 @@ def players(search: str | None = None) -> QuerySet[Player]:
 
 
 def entries_of(event: Event, status: str | None = None) -> QuerySet[Entry]:
-    found = Entry.objects.filter(event=event).select_related("player").order_by("id")
+    """The event's entries with their players and, as `left_after_hand`, the leave
+    point of their seat in the round in play (None: not seated, or not leaving)."""
+    in_play = Seat.objects.filter(entry=OuterRef("pk"), round__status=Round.Status.PUBLISHED)
+    found = (
+        Entry.objects.filter(event=event)
+        .select_related("player")
+        .annotate(left_after_hand=Subquery(in_play.values("left_after_hand")[:1]))
+        .order_by("id")
+    )
     if status:
         found = found.filter(status=status)
     return found

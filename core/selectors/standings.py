@@ -213,6 +213,41 @@ class Standings:
     final: bool
     rows: tuple[StandingRow, ...]
 
+    def tables_where(self, why: str) -> dict[int, list[int]]:
+        """Round -> the tables whose sets ended incomplete for this reason (FORCED: the
+        round was force-closed with hands missing there; SHORT: too few players were
+        left), read from the rows' notes."""
+        found: dict[int, set[int]] = {}
+        for row in self.rows:
+            for note in row.incomplete:
+                if note.why == why:
+                    found.setdefault(note.round, set()).add(note.table)
+        return {number: sorted(tables) for number, tables in sorted(found.items())}
+
+    @property
+    def notices(self) -> list[str]:
+        """Why some sets of these standings are incomplete, table by table, in words."""
+        lines = []
+        for number, tables in self.tables_where(ranking.FORCED).items():
+            lines.append(
+                f"Round {number} was closed with hands missing at {tables_text(tables)} "
+                "(forced): the sets there are incomplete and rank after the round's "
+                "complete sets."
+            )
+        for number, tables in self.tables_where(ranking.SHORT).items():
+            lines.append(
+                f"In round {number}, {tables_text(tables)} closed early: fewer than three "
+                "players were left, so the sets there are incomplete."
+            )
+        return lines
+
+
+def tables_text(numbers: list[int]) -> str:
+    """'table 3' or 'tables 1, 2'."""
+    if len(numbers) == 1:
+        return f"table {numbers[0]}"
+    return "tables " + ", ".join(str(n) for n in numbers)
+
 
 ROW_FIELDS = (
     "rank",

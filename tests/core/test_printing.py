@@ -186,12 +186,14 @@ def test_results_are_final_only_once_the_director_finishes_the_event():
     text = " ".join(pages(printing.results_pdf(event=event)))
     # Issue 13: a forced close used to print "Final results" without a word about it.
     assert "Final results" not in text and "Standings after round 2 (provisional)" in text
-    assert "Round 2 was closed with hands missing at table 1, table 2 (forced)" in text
+    assert "Round 2 was closed with hands missing at tables 1, 2 (forced)" in text
     finish_event(event=event)
     event.refresh_from_db()
     text = " ".join(pages(printing.results_pdf(event=event)))
     assert "Final results" in text and "provisional" not in text
-    assert "Round 2 was closed with hands missing at table 1, table 2 (forced)" in text
+    assert "Round 2 was closed with hands missing at tables 1, 2 (forced)" in text
+    # The withdrawn player's set says why it is incomplete, beside their name.
+    assert "round 2, table 1: 2 of 9 hands (withdrew)" in text
 
 
 def test_an_event_without_standings_says_so():
