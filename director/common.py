@@ -65,15 +65,21 @@ def back_to(request: HttpRequest, default: str) -> HttpResponse:
     return redirect(default)
 
 
-def act(request: HttpRequest, done: str, action: Callable[[], Any], default: str) -> HttpResponse:
-    """Run one service call; its refusal becomes the message the director reads."""
+def act(
+    request: HttpRequest,
+    done: str | Callable[[], str],
+    action: Callable[[], Any],
+    default: str,
+) -> HttpResponse:
+    """Run one service call; its refusal becomes the message the director reads. `done`
+    is the message on success, or makes it once the change is made."""
     try:
         action()
     except ServiceError as error:
         for text in (msg for msgs in error.errors.values() for msg in msgs):
             messages.error(request, text)
     else:
-        messages.success(request, done)
+        messages.success(request, done if isinstance(done, str) else done())
     return back_to(request, default)
 
 

@@ -31,6 +31,8 @@ from core.selectors.events import (
     round_of,
     round_with_seating,
     rounds_of,
+    seat_in_play,
+    seats_leaving,
     table_count,
     table_of,
 )
@@ -82,6 +84,8 @@ __all__ = [
     "round_progress",
     "round_with_seating",
     "rounds_of",
+    "seat_in_play",
+    "seats_leaving",
     "standings_after",
     "standings_round",
     "table_count",

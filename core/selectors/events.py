@@ -37,6 +37,25 @@ def rounds_of(event: Event) -> QuerySet[Round]:
     return Round.objects.filter(event=event).order_by("number")
 
 
+def seat_in_play(entry: Entry) -> Seat | None:
+    """The entry's seat in the event's round in play (with its table, round, event and
+    player), if it has one: one query."""
+    return (
+        Seat.objects.select_related("table__round__event", "entry__player")
+        .filter(entry=entry, round__status=Round.Status.PUBLISHED)
+        .first()
+    )
+
+
+def seats_leaving(round_: Round) -> list[Seat]:
+    """The round's seats whose players left mid-round, by table: one query."""
+    return list(
+        Seat.objects.filter(round=round_, left_after_hand__isnull=False)
+        .select_related("table", "entry__player")
+        .order_by("table__number", "position")
+    )
+
+
 def round_of(event: Event, number: int) -> Round:
     round_ = Round.objects.filter(event=event, number=number).first()
     if round_ is None:

@@ -84,13 +84,13 @@ class TableProgress:
         state = self.state
         if state == CLOSED:
             return (
-                f"closed after hand {self.closed_after}: fewer than three players were left, "
-                "so its sets are incomplete"
+                f"Closed after hand {self.closed_after}: fewer than three players were left, "
+                "so the sets here are incomplete."
             )
         if state == FORCED:
             return (
-                f"the round was closed with hands {self.missing_text} missing here (forced), "
-                "so its sets are incomplete"
+                f"Closed with hands {self.missing_text} missing (the director forced the round "
+                "closed), so the sets here are incomplete."
             )
         return ""
 

@@ -16,22 +16,14 @@ from django.db import transaction
 from django.db.models import Exists, Max, OuterRef
 
 from core.errors import InvalidInput, StateConflict
+from core.selectors.events import seat_in_play
 from core.selectors.progress import as_ranges
 from core.services.common import with_history_user
 from core.services.standings import queue_standings_refresh
 from game.cards import is_whole_number
 from game.sets import ends_after
 from scoring.models import Hand, HandScore
-from tournaments.models import Entry, Round, Seat, Table
-
-
-def seat_in_play(entry: Entry) -> Seat | None:
-    """The entry's seat in the event's round in play, if it has one."""
-    return (
-        Seat.objects.select_related("table__round__event", "entry__player")
-        .filter(entry=entry, round__status=Round.Status.PUBLISHED)
-        .first()
-    )
+from tournaments.models import Entry, Seat, Table
 
 
 def last_hand_entered(table: Table) -> int:
