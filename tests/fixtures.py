@@ -161,6 +161,21 @@ def hand(went_out: int, seats: int, *, base: int = 10, **extra) -> HandEntry:
     return HandEntry(went_out=went_out, scores=scores, **extra)
 
 
+def hand_at(seats, went_out: int | None = None, *, base: int = 10) -> HandEntry:
+    """A scored hand for exactly these seats (a table that lost a player): the first
+    seat, or `went_out`, scores 0; the others base+seat points."""
+    seats = list(seats)
+    out = seats[0] if went_out is None else went_out
+    scores = tuple(SeatEntry(seat=s, points=0 if s == out else base + s) for s in seats)
+    return HandEntry(went_out=out, scores=scores)
+
+
+def play(table: Table, numbers, seats, *, by=None, base: int = 10) -> None:
+    """Record hands `numbers` at `table` for `seats`, through the service."""
+    for number in numbers:
+        services.record_hand(table=table, number=number, entry=hand_at(seats, base=base), by=by)
+
+
 def make_players(event: Event) -> list[Entry]:
     players = [Player.objects.create(name=n, club=c, country=k, rating=r) for n, c, k, r in PLAYERS]
     return [
