@@ -96,7 +96,7 @@ class TableSerializer(serializers.Serializer):
         "were left: no hand after closed_after_hand); forced (the round was closed with "
         "hands missing here)",
     )
-    closed_after_hand = serializers.IntegerField(allow_null=True)
+    closed_after_hand = serializers.IntegerField(source="closed_after", allow_null=True)
     why = serializers.CharField(help_text="why a closed or forced table's sets are incomplete")
     hands_needed = serializers.IntegerField()
     hands_scored = serializers.IntegerField()
