@@ -128,8 +128,8 @@ class PlayerRef:
 # How an incomplete set is explained wherever it matters (pages, CSV, PDF, API).
 WHY_WORDS = {
     ranking.WITHDREW: "withdrew",
-    ranking.SHORT: "the table closed: fewer than three players were left",
-    ranking.FORCED: "the round was closed with hands missing (forced)",
+    ranking.SHORT: "table closed: fewer than three players were left",
+    ranking.FORCED: "forced close: the round was closed with hands missing",
 }
 
 

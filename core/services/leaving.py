@@ -55,18 +55,22 @@ def check_leave_point(seat: Seat, value: object) -> int:
     )
     after = [number for number, with_seat in recorded if with_seat and number > value]
     if after:
+        one = len(after) == 1
         raise StateConflict(
             f"{name} has a score in {hands_word(after)} at table {table}: a player who left "
-            f"after hand {value} plays no later hand. Delete those hands first (they can be "
-            "entered again without them), or give a later leave point.",
+            f"after hand {value} plays no later hand. Delete {'it' if one else 'them'} first "
+            f"({'it' if one else 'they'} can be entered again without {name}), or give a "
+            "later leave point.",
             field="left_after_hand",
         )
     without = [number for number, with_seat in recorded if not with_seat and number <= value]
     if without:
+        one = len(without) == 1
         raise StateConflict(
-            f"{hands_word(without)} at table {table} {'was' if len(without) == 1 else 'were'} "
-            f"recorded without {name}: delete them first, then enter them again with "
-            f"{name}'s score, or give an earlier leave point.",
+            f"{hands_word(without).capitalize()} at table {table} "
+            f"{'was' if one else 'were'} recorded without {name}: delete "
+            f"{'it' if one else 'them'} first, then enter {'it' if one else 'them'} again "
+            f"with {name}'s score, or give an earlier leave point.",
             field="left_after_hand",
         )
     return value

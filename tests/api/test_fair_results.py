@@ -123,7 +123,7 @@ def test_2_a_leave_point_stated_before_the_sheet_is_typed(client, playing):
     # The director corrects the leave point: hand 5 was recorded without the player.
     moved = client("patch", url, {"left_after_hand": 6})
     assert moved.status_code == 409
-    assert "hand 5 at table 1 was recorded without" in moved.json()["left_after_hand"][0]
+    assert "Hand 5 at table 1 was recorded without" in moved.json()["left_after_hand"][0]
     earlier = client("patch", url, {"left_after_hand": 3})
     assert earlier.status_code == 409
     assert "has a score in hand 4 at table 1" in earlier.json()["left_after_hand"][0]

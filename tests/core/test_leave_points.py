@@ -66,8 +66,8 @@ def test_a_leave_point_before_hands_that_carry_the_players_score_is_refused(w):
     assert refused.value.errors == {
         "left_after_hand": [
             f"{leaver.entry.player.name} has a score in hands 5-6 at table 1: a player who "
-            "left after hand 4 plays no later hand. Delete those hands first (they can be "
-            "entered again without them), or give a later leave point."
+            "left after hand 4 plays no later hand. Delete them first (they can be entered "
+            f"again without {leaver.entry.player.name}), or give a later leave point."
         ]
     }
     # Nothing was written: the player is still active and seated for every hand.
@@ -81,7 +81,7 @@ def test_a_later_leave_point_over_hands_recorded_without_the_player_is_refused(w
     services.withdraw_entry(entry=leaver.entry, left_after_hand=2, by=w.alice)
     play(w.table, [1, 2], [1, 2, 3, 4], by=w.alice)
     play(w.table, [3, 4], [1, 3, 4], by=w.alice)
-    with pytest.raises(StateConflict, match="hands 3-4 at table 1 were recorded without"):
+    with pytest.raises(StateConflict, match="Hands 3-4 at table 1 were recorded without"):
         services.set_leave_point(entry=leaver.entry, left_after_hand=5, by=w.alice)
     assert seat(w, 1, 2).left_after_hand == 2
 
