@@ -90,7 +90,10 @@ def test_the_leaderboard_says_why_sets_are_incomplete_and_final_only_when_finish
         "incomplete and rank after the round's complete sets."
     ) in page
     assert "In round 1, table 3 closed early: fewer than three players were left" in page
-    assert "incomplete set: round 1, table 2: 1 of 9 hands (the round was closed" in page
+    assert (
+        "incomplete set: round 1, table 2: 1 of 9 hands (forced close: the round was closed "
+        "with hands missing)"
+    ) in page
     assert "incomplete set: round 1, table 3: 2 of 9 hands (withdrew)" in page
     services.finish_event(event=event)
     fresh(event)
@@ -102,13 +105,17 @@ def test_the_csv_exports_mark_forced_and_closed_tables_and_incomplete_sets(event
     fresh(event)
     event.refresh_from_db()
     standings = list(csv.DictReader(io.StringIO(exports.standings_csv(event))))
-    complete, forced = standings[0], standings[-1]
+    complete, forced = standings[0], standings[-1]  # the most hands missing come last
     assert (complete["sets_incomplete"], complete["incomplete"]) == ("0", "")
-    assert (
-        forced["sets_incomplete"] == "1"
-        and "(withdrew)" in standings[-1]["incomplete"]
-        or ("forced" in forced["incomplete"])
+    assert (forced["sets_incomplete"], forced["incomplete"]) == (
+        "1",
+        "round 1, table 2: 1 of 9 hands (forced close: the round was closed with hands missing)",
     )
+    short = {row["incomplete"] for row in standings if "table 3" in row["incomplete"]}
+    assert short == {
+        "round 1, table 3: 2 of 9 hands (withdrew)",
+        "round 1, table 3: 2 of 9 hands (table closed: fewer than three players were left)",
+    }
     hands = list(csv.DictReader(io.StringIO(exports.hands_csv(event))))
     state = {row["table"]: (row["table_state"], row["table_note"]) for row in hands}
     assert state["1"] == ("complete", "")
