@@ -18,7 +18,7 @@ from django.db import transaction
 from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
-from core.services import score_rows
+from core.services import score_rows, withdraw_entry
 from core.services.seating import store_plan
 from game import rules, seating
 from game.cards import Card, Deck
@@ -284,7 +284,25 @@ def generate_demo_event(options: DemoOptions) -> Event:
                 met[frozenset((a, b))] += 1
             dealt[planned.seats[planned.dealer - 1]] += 1
         write_round_hands(rng, simulator, event, tables, seats, in_play)
+        if in_play:
+            withdraw_mid_round(rng, round_)
     return event
+
+
+def withdraw_mid_round(rng: random.Random, round_: Round) -> None:
+    """A player who leaves a table part-way down its sheet, as happens on the day: they
+    keep the hands played, the table plays on without them (through the service)."""
+    hands = round_.event.rules.hand_count
+    part_way = [
+        table
+        for table in round_.tables.prefetch_related("seats__entry__player")
+        if len(table.seats.all()) >= 4
+        and 0 < Hand.objects.filter(table=table, outcome="scored").count() < hands
+    ]
+    if part_way:
+        table = rng.choice(sorted(part_way, key=lambda t: t.number))
+        seat = rng.choice(sorted(table.seats.all(), key=lambda s: s.position))
+        withdraw_entry(entry=seat.entry)
 
 
 def write_round_hands(

@@ -312,3 +312,38 @@ def test_the_archive_is_ascii_text_and_names_come_back_exactly(event):
     forget(event)
     archive_import.import_event(raw=text.encode("utf-16"))
     assert Entry.objects.filter(player__name="Zoë Łukasz-Brown 山田").exists()
+
+
+def as_version_1(document: dict) -> dict:
+    """The document as this software wrote it before issue 13 (format version 1)."""
+    payload = copy.deepcopy(document["payload"])
+    for name in ("overcall_penalty", "trinidad_doubling", "penalty_per_hand"):
+        del payload["event"][name]
+    for row in [*payload["tables"], *payload["history"]["tables"]]:
+        del row["closed_after_hand"]
+    for row in payload["standings"]:
+        del row["sets_incomplete"], row["incomplete"]
+    del payload["history"]["rounds"]
+    return {**document, "version": 1, "payload": payload}
+
+
+def test_a_version_1_archive_is_upgraded_as_it_is_read(alice):
+    event = played_event(director=alice, slug="old-open")
+    three = event.rounds.get(number=2).tables.get(number=2)
+    for seat in three.seats.order_by("position")[:2]:  # a four left with two players
+        seat.left_after_hand = 3
+        seat.save()
+    Penalty.objects.filter(kind="overcall").update(points=150)  # an amount of its own
+    document = as_version_1(json.loads(archive.dumps(archive_export.export_event(event))))
+    forget(event)
+    archive_import.import_event(raw=resigned(document))
+    event = Event.objects.get(slug="old-open")
+    # Penalties of another amount meant the event allowed them; nothing else was agreed.
+    assert (event.overcall_penalty, event.trinidad_doubling, event.penalty_per_hand) == (
+        True,
+        False,
+        True,
+    )
+    table = Table.objects.get(round__event=event, round__number=2, number=2)
+    assert table.closed_after_hand == 3  # from its seats' leave points
+    assert not Round.history.filter(event_id=event.pk).exists()
