@@ -362,7 +362,7 @@ def rank(
       incomplete one, their place at their table in it, their set total in it, then
       the chain; then those out, by the round they went out in (later first), a
       complete set before an incomplete one (fewer hands missing first) before no set,
-      their set total in it, then the chain.
+      their set total in it; then fewer hands missing over the event, then the chain.
       A round is decided when its number is at most `rounds_closed`; a round in play
       eliminates nobody yet, its places only order those still in. With
       `rounds_closed=None` every round with sets counts as decided.
@@ -596,6 +596,9 @@ def _format_key(format: str, tally: _Tally, fate: _Fate | None) -> Key:
         ("set_hands_missing", fate.missing, fate.missing),
         ("place", (fate.place or last) if still_in else 0, fate.place),
         ("set_total", last if fate.total is None else fate.total, fate.total),
+        # Then, before the chain adds up every set: no hand missing anywhere first, so a
+        # set cut short (even one played after going out) never lifts its entry.
+        ("hands_missing", tally.hands_missing, tally.hands_missing),
     ]
 
 
