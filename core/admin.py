@@ -35,6 +35,23 @@ class ReadOnly:
         return False
 
 
+class SheetRow(ReadOnly):
+    """A hand, a hand score or a penalty: read-only, saying where it changes, with a
+    link to its hand on the table's sheet."""
+
+    def hand_of(self, obj) -> Hand:
+        return obj.hand
+
+    @admin.display(description="changes")
+    def where_to_change(self, obj) -> str:
+        return WHERE_TO_CHANGE
+
+    @admin.display(description="sheet")
+    def sheet(self, obj) -> str:
+        hand = self.hand_of(obj)
+        return sheet_link(hand.table, hand.number)
+
+
 def sheet_link(table: Table, hand: int | None = None) -> str:
     """A link to the table's sheet on the director's pages (at the hand, if given)."""
     args = [table.round.event.slug, table.round.number, table.number]
@@ -105,7 +122,7 @@ class HandsUnderTableInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(ReadOnly, SimpleHistoryAdmin):
+class HandAdmin(SheetRow, SimpleHistoryAdmin):
     list_display = [
         "__str__",
         "sheet",
@@ -127,17 +144,12 @@ class HandAdmin(ReadOnly, SimpleHistoryAdmin):
     inlines = [HandScoreInline, PenaltyInline]
     history_list_display = ["outcome", "went_out", "down_and_out", "version"]
 
-    @admin.display(description="changes")
-    def where_to_change(self, hand: Hand) -> str:
-        return WHERE_TO_CHANGE
-
-    @admin.display(description="sheet")
-    def sheet(self, hand: Hand) -> str:
-        return sheet_link(hand.table, hand.number)
+    def hand_of(self, obj: Hand) -> Hand:
+        return obj
 
 
 @admin.register(HandScore)
-class HandScoreAdmin(ReadOnly, SimpleHistoryAdmin):
+class HandScoreAdmin(SheetRow, SimpleHistoryAdmin):
     list_display = ["hand", "seat", "card_points", "cards", "penalty_points", "score", "sheet"]
     list_filter = ["hand__table__round__event", "hand__table__round__number"]
     search_fields = ["seat__entry__player__name"]
@@ -145,31 +157,15 @@ class HandScoreAdmin(ReadOnly, SimpleHistoryAdmin):
     readonly_fields = ["where_to_change", "sheet"]
     list_select_related = ["hand__table__round__event", "seat"]
 
-    @admin.display(description="changes")
-    def where_to_change(self, score: HandScore) -> str:
-        return WHERE_TO_CHANGE
-
-    @admin.display(description="sheet")
-    def sheet(self, score: HandScore) -> str:
-        return sheet_link(score.hand.table, score.hand.number)
-
 
 @admin.register(Penalty)
-class PenaltyAdmin(ReadOnly, SimpleHistoryAdmin):
+class PenaltyAdmin(SheetRow, SimpleHistoryAdmin):
     list_display = ["hand", "seat", "kind", "points", "extra_calls", "sheet"]
     list_filter = ["hand__table__round__event", "kind"]
     search_fields = ["seat__entry__player__name"]
     raw_id_fields = ["hand", "seat"]
     readonly_fields = ["where_to_change", "sheet"]
     list_select_related = ["hand__table__round__event", "seat"]
-
-    @admin.display(description="changes")
-    def where_to_change(self, penalty: Penalty) -> str:
-        return WHERE_TO_CHANGE
-
-    @admin.display(description="sheet")
-    def sheet(self, penalty: Penalty) -> str:
-        return sheet_link(penalty.hand.table, penalty.hand.number)
 
 
 @admin.register(Standing)

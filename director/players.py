@@ -34,39 +34,46 @@ def leaving_message(entry: Entry, verb: str) -> str:
     return text
 
 
-@login_required
-@require_POST
-def withdraw_player(request: HttpRequest, slug: str) -> HttpResponse:
+def leaving_action(request: HttpRequest, slug: str, form_class: type, verb: str, change):
+    """Read a withdrawal or leave-point form; `change(entry, left_after_hand)` calls the
+    service, and the message says what it did at the player's table."""
     event = director_event(request, slug)
-    form = WithdrawForm(request.POST, event=event)
+    form = form_class(request.POST, event=event)
     url = dashboard_url(event)
     if not form.is_valid():
         return invalid_form(request, form, url)
     entry = form.cleaned_data["player"]
     return act(
         request,
-        lambda: leaving_message(entry, "withdrew"),
-        lambda: services.withdraw_entry(
-            entry=entry, left_after_hand=form.cleaned_data["left_after_hand"], by=request.user
-        ),
+        lambda: leaving_message(entry, verb),
+        lambda: change(entry, form.cleaned_data["left_after_hand"]),
         url,
     )
 
 
 @login_required
 @require_POST
-def change_leave_point(request: HttpRequest, slug: str) -> HttpResponse:
-    event = director_event(request, slug)
-    form = LeavePointForm(request.POST, event=event)
-    url = dashboard_url(event)
-    if not form.is_valid():
-        return invalid_form(request, form, url)
-    entry = form.cleaned_data["player"]
-    return act(
+def withdraw_player(request: HttpRequest, slug: str) -> HttpResponse:
+    return leaving_action(
         request,
-        lambda: leaving_message(entry, "now leaves"),
-        lambda: services.set_leave_point(
-            entry=entry, left_after_hand=form.cleaned_data["left_after_hand"], by=request.user
+        slug,
+        WithdrawForm,
+        "withdrew",
+        lambda entry, left: services.withdraw_entry(
+            entry=entry, left_after_hand=left, by=request.user
         ),
-        url,
+    )
+
+
+@login_required
+@require_POST
+def change_leave_point(request: HttpRequest, slug: str) -> HttpResponse:
+    return leaving_action(
+        request,
+        slug,
+        LeavePointForm,
+        "now leaves",
+        lambda entry, left: services.set_leave_point(
+            entry=entry, left_after_hand=left, by=request.user
+        ),
     )

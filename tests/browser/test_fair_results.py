@@ -25,6 +25,14 @@ def event():
     return event
 
 
+def withdraw(page, entry_id: int, left_after_hand: str) -> None:
+    """The dashboard's withdrawal form, filled in and sent."""
+    form = page.locator("form[aria-label='Withdraw a player']")
+    form.locator("select[name=player]").select_option(str(entry_id))
+    form.locator("input[name=left_after_hand]").fill(left_after_hand)
+    form.locator("button[type=submit]").click()
+
+
 def test_withdrawing_closes_a_table_of_three_and_the_public_page_says_why(
     live_server, new_page, event
 ):
@@ -33,17 +41,11 @@ def test_withdrawing_closes_a_table_of_three_and_the_public_page_says_why(
     page.on("dialog", lambda dialog: dialog.accept())
     sign_in(page, live_server)
     page.goto(live_server.url + "/director/kingston/")
-    form = page.locator("form[aria-label='Withdraw a player']")
-    form.locator("select[name=player]").select_option(str(leaver.entry_id))
-    form.locator("input[name=left_after_hand]").fill("2")
-    form.locator("button[type=submit]").click()
+    withdraw(page, leaver.entry_id, "2")
     page.wait_for_selector(".flash-error, .flash-success")
     # Hand 3 carries the player's score: the leave point is refused, with the reason.
     assert "has a score in hand 3 at table 2" in page.text_content(".flash-error")
-    form = page.locator("form[aria-label='Withdraw a player']")
-    form.locator("select[name=player]").select_option(str(leaver.entry_id))
-    form.locator("input[name=left_after_hand]").fill("3")
-    form.locator("button[type=submit]").click()
+    withdraw(page, leaver.entry_id, "3")
     page.wait_for_selector(".flash-success")
     assert "it closed after hand 3" in page.text_content(".flash-success")
     assert "closed after hand 3" in page.text_content("#table-2 .table-state")

@@ -75,33 +75,15 @@ def test_a_hands_history_is_readable_in_the_admin(admin_client_with_demo):
 # --- One path for every write (issue 13, "What goes wrong today", item 5) ---------------
 
 
-@pytest.fixture
-def closed_round_hand(client):
-    """A hand of a closed round of a played event, and a superuser in the admin."""
-    from scoring.models import Standing
-    from tests.fixtures import played_event
-
-    event = played_event(slug="admin-open")
-    hand = Hand.objects.filter(table__round__number=1, outcome="scored").first()
-    client.force_login(make_user("root", superuser=True))
-    before = {
-        "scores": list(hand.scores.values_list("pk", "score", "card_points")),
-        "version": hand.version,
-        "history": Hand.history.filter(id=hand.pk).count(),
-        "score_history": HandScore.history.filter(hand_id=hand.pk).count(),
-        "standings": list(Standing.objects.filter(event=event).values_list("pk", "points")),
-        "standings_version": event.standings_version,
-    }
-    return client, hand, before
-
-
-def unchanged(hand, before) -> bool:
+def state_of(hand) -> dict:
+    """Everything an admin edit could have touched: the hand, its scores, their history,
+    the standings and their version."""
     from scoring.models import Standing
 
     hand.refresh_from_db()
     event = hand.table.round.event
     event.refresh_from_db()
-    return before == {
+    return {
         "scores": list(hand.scores.values_list("pk", "score", "card_points")),
         "version": hand.version,
         "history": Hand.history.filter(id=hand.pk).count(),
@@ -109,6 +91,17 @@ def unchanged(hand, before) -> bool:
         "standings": list(Standing.objects.filter(event=event).values_list("pk", "points")),
         "standings_version": event.standings_version,
     }
+
+
+@pytest.fixture
+def closed_round_hand(client):
+    """A hand of a closed round of a played event, and a superuser in the admin."""
+    from tests.fixtures import played_event
+
+    played_event(slug="admin-open")
+    hand = Hand.objects.filter(table__round__number=1, outcome="scored").first()
+    client.force_login(make_user("root", superuser=True))
+    return client, hand, state_of(hand)
 
 
 def test_the_admin_refuses_to_change_a_hand_and_nothing_changes(closed_round_hand):
@@ -128,7 +121,7 @@ def test_the_admin_refuses_to_change_a_hand_and_nothing_changes(closed_round_han
     ]
     for url, data in posts:
         assert client.post(url, data).status_code == 403, url
-    assert unchanged(hand, before)
+    assert state_of(hand) == before
 
 
 def test_the_admin_shows_a_hand_read_only_with_a_link_to_the_sheet(closed_round_hand):
