@@ -8,11 +8,15 @@ keep the history and rebuild the standings. Each hand links to its table's sheet
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
+from core import services
+from core.errors import ServiceError
+from core.services import EVENT_FIELDS
 from scoring.models import Hand, HandScore, Penalty, Standing
 from tournaments.models import Entry, Event, Player, Round, Seat, Table
 
@@ -208,8 +212,37 @@ class EntryInline(admin.TabularInline):
     show_change_link = True
 
 
+class EventForm(forms.ModelForm):
+    """The event's settings, checked by the same rules as the API's (the deck against
+    the deal, Trinidad doubling, settings frozen once hands exist, finishing)."""
+
+    class Meta:
+        model = Event
+        fields = [*EVENT_FIELDS, "draw_seed", "directors"]
+
+    def clean(self):
+        cleaned = super().clean()
+        settings = {name: cleaned[name] for name in EVENT_FIELDS if name in cleaned}
+        try:
+            if self.instance.pk:
+                changed = {name: settings[name] for name in self.changed_data if name in settings}
+                services.check_update(Event.objects.get(pk=self.instance.pk), changed)
+            else:
+                services.check_event(Event(**settings))
+        except ServiceError as error:
+            for name, messages in error.errors.items():
+                self.add_error(name if name in self.fields else None, messages)
+        return cleaned
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    form = EventForm
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "status" in form.changed_data:
+            services.queue_standings_refresh(obj)  # finished or not: what "final" says
     list_display = ["name", "slug", "starts_on", "ruleset", "format", "status", "public"]
     list_filter = ["status", "ruleset", "format", "public"]
     search_fields = ["name", "slug", "venue"]

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from core.services.common import full_clean_or_raise, with_history_user
 from core.services.entries import create_player, register_entry, withdraw_entry
-from core.services.events import EVENT_FIELDS, create_event, update_event
+from core.services.events import (
+    EVENT_FIELDS,
+    check_event,
+    check_update,
+    create_event,
+    update_event,
+)
 from core.services.hands import Recorded, delete_hand, record_hand, score_rows
 from core.services.leaving import set_leave_point
 from core.services.rounds import (
@@ -38,6 +44,8 @@ __all__ = [
     "check_adjustable",
     "check_can_finish",
     "check_can_start",
+    "check_event",
+    "check_update",
     "check_table_open",
     "close_round",
     "create_event",

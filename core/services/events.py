@@ -4,6 +4,7 @@ raise a `ServiceError` naming the field and the reason; only then is anything wr
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -135,12 +136,10 @@ def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None)
     return event
 
 
-@transaction.atomic
-def update_event(
-    *, event: Event, data: Mapping[str, Any], by: AbstractBaseUser | None = None
-) -> Event:
+def check_update(event: Event, data: Mapping[str, Any]) -> Event:
+    """`event` (as stored) with `data` applied, after every check an update makes;
+    nothing is saved. The admin's event form checks through this too."""
     check_settings(data)
-    event = Event.objects.select_for_update().get(pk=event.pk)
     changed_scoring = [f for f in SCORING_FIELDS if f in data and data[f] != getattr(event, f)]
     if changed_scoring and event_has_hands(event):
         raise StateConflict(
@@ -149,14 +148,27 @@ def update_event(
                 for f in changed_scoring
             }
         )
-    finishing = (
-        data.get("status") == Event.Status.FINISHED and event.status != Event.Status.FINISHED
-    )
+    finishing = is_finishing(event, data)
+    changed = copy.copy(event)
     for field, value in data.items():
-        setattr(event, field, value)
-    check_event(event)
+        setattr(changed, field, value)
+    check_event(changed)
     if finishing:
-        check_can_finish(event)
+        check_can_finish(changed)
+    return changed
+
+
+def is_finishing(event: Event, data: Mapping[str, Any]) -> bool:
+    return data.get("status") == Event.Status.FINISHED and event.status != Event.Status.FINISHED
+
+
+@transaction.atomic
+def update_event(
+    *, event: Event, data: Mapping[str, Any], by: AbstractBaseUser | None = None
+) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    finishing = is_finishing(event, data)
+    event = check_update(event, data)
     event.save()
     if finishing:
         queue_standings_refresh(event)  # the standings become final

@@ -151,3 +151,26 @@ def test_a_rounds_state_and_a_seats_leave_point_are_read_only_in_the_admin(close
     form = client.get(reverse("admin:tournaments_seat_change", args=[seat.pk])).context["adminform"]
     assert "left_after_hand" in form.readonly_fields
     assert Round.objects.get(pk=round_.pk).status == "closed"
+
+
+def test_the_admins_event_form_carries_the_agreed_settings_and_checks_them(
+    closed_round_hand,
+):
+    client, hand, before = closed_round_hand
+    event = hand.table.round.event
+    url = reverse("admin:tournaments_event_change", args=[event.pk])
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    for name in ("overcall_penalty", "trinidad_doubling", "penalty_per_hand"):
+        assert name in form.fields
+    data["directors"] = [d.pk for d in event.directors.all()]
+    data["penalty_per_hand"] = "on"  # hands exist: the setting can no longer change
+    data = {k: v for k, v in data.items() if v is not False}
+    response = client.post(url, data)
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert errors["penalty_per_hand"] == [
+        "Hands have been recorded with this setting; it can no longer change."
+    ]
+    event.refresh_from_db()
+    assert event.penalty_per_hand is False
