@@ -238,11 +238,6 @@ class EventForm(forms.ModelForm):
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
     form = EventForm
-
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        if change and "status" in form.changed_data:
-            services.queue_standings_refresh(obj)  # finished or not: what "final" says
     list_display = ["name", "slug", "starts_on", "ruleset", "format", "status", "public"]
     list_filter = ["status", "ruleset", "format", "public"]
     search_fields = ["name", "slug", "venue"]
@@ -250,6 +245,11 @@ class EventAdmin(admin.ModelAdmin):
     filter_horizontal = ["directors"]
     readonly_fields = ["standings_version", "created_at", "updated_at"]
     date_hierarchy = "starts_on"
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "status" in form.changed_data:
+            services.queue_standings_refresh(obj)  # finished or not: what "final" says
 
 
 @admin.register(Entry)

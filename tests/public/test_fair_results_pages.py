@@ -121,3 +121,11 @@ def test_the_csv_exports_mark_forced_and_closed_tables_and_incomplete_sets(event
     assert state["1"] == ("complete", "")
     assert state["2"][0] == "forced" and "hands 2-9 missing" in state["2"][1]
     assert state["3"][0] == "closed" and state["3"][1].startswith("Closed after hand 2")
+
+
+def test_a_players_page_says_a_set_was_incomplete(client, event):
+    services.close_round(round=event.rounds.get(), force=True)
+    fresh(event)
+    player = Seat.objects.get(round__event=event, table__number=2, position=1).entry.player_id
+    page = words(client.get(f"/players/{player}/"))
+    assert "Sets played 1 (1 incomplete: they rank after the complete sets of their round)" in page
