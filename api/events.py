@@ -10,8 +10,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.serializers import (
+    EntryChangeSerializer,
     EntrySerializer,
-    EntryStatusSerializer,
     EventSerializer,
     PlayerSerializer,
 )
@@ -84,12 +84,13 @@ class EntryList(EventScoped, generics.ListCreateAPIView):
 
     def perform_create(self, serializer):
         data = serializer.validated_data
-        serializer.instance = services.register_entry(
+        entry = services.register_entry(
             event=self.event,
             player=data["player"],
             seed_number=data.get("seed_number"),
             by=self.request.user,
         )
+        serializer.instance = selectors.entries_of(self.event).get(pk=entry.pk)
 
 
 class EntryDetail(EventScoped, APIView):
@@ -105,13 +106,43 @@ class EntryDetail(EventScoped, APIView):
     def get(self, request, slug: str, entry_id: int):
         return Response(EntrySerializer(self.entry(entry_id)).data)
 
-    @extend_schema(request=EntryStatusSerializer, responses=EntrySerializer)
+    @extend_schema(
+        request=EntryChangeSerializer,
+        responses=EntrySerializer,
+        description=(
+            '`{"status": "withdrawn", "left_after_hand": 4}` withdraws a player who left '
+            "their table after hand 4 of the round in play (default: the last hand entered "
+            'there); `{"left_after_hand": 5}` corrects a withdrawn player\'s leave point; '
+            '`{"status": "active"}` registers them again. A leave point that recorded hands '
+            "contradict is refused (409) with the hands to delete first."
+        ),
+    )
     def patch(self, request, slug: str, entry_id: int):
         entry = self.entry(entry_id)
-        body = EntryStatusSerializer(data=request.data)
+        body = EntryChangeSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        if body.validated_data["status"] == Entry.Status.WITHDRAWN:
-            entry = services.withdraw_entry(entry=entry, by=request.user)
+        status_wanted = body.validated_data.get("status")
+        left_after_hand = body.validated_data.get("left_after_hand")
+        if status_wanted == Entry.Status.WITHDRAWN:
+            services.withdraw_entry(entry=entry, left_after_hand=left_after_hand, by=request.user)
+        elif status_wanted == Entry.Status.ACTIVE:
+            services.register_entry(event=self.event, player=entry.player, by=request.user)
         else:
-            entry = services.register_entry(event=self.event, player=entry.player, by=request.user)
-        return Response(EntrySerializer(entry).data)
+            services.set_leave_point(entry=entry, left_after_hand=left_after_hand, by=request.user)
+        return Response(EntrySerializer(self.entry(entry_id)).data)
+
+
+class EventFinish(EventScoped, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=None,
+        responses=EventSerializer,
+        description="The director declares the event over: every round must be closed; "
+        "its standings after the last round become final. Reopening a round later puts "
+        "the event back to running.",
+    )
+    def post(self, request, slug: str):
+        self.require_director()
+        event = services.finish_event(event=self.event, by=request.user)
+        return Response(EventSerializer(event).data)

@@ -101,6 +101,17 @@ class RoundClose(RoundAction):
         services.close_round(round=round_, force=data["force"], by=self.request.user)
 
 
+@extend_schema(
+    request=None,
+    responses=RoundSerializer,
+    description="Put the latest round, closed, back in play (recorded in its history); a "
+    "finished event is running again.",
+)
+class RoundReopen(RoundAction):
+    def act(self, round_, data):
+        services.reopen_round(round=round_, by=self.request.user)
+
+
 @extend_schema(request=SwapSerializer, responses=RoundSerializer)
 class RoundSwap(RoundAction):
     body_serializer = SwapSerializer

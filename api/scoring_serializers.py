@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from core.selectors.progress import TABLE_STATES
+from game.ranking import WHY_INCOMPLETE
 from game.rules import PENALTY_KINDS
 from scoring.models import Proposal, Standing
 
@@ -111,6 +113,14 @@ class TableSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     round = serializers.IntegerField()
     locked = serializers.BooleanField()
+    state = serializers.ChoiceField(
+        choices=TABLE_STATES,
+        help_text="playing; complete (every hand scored); closed (fewer than three players "
+        "were left: no hand after closed_after_hand); forced (the round was closed with "
+        "hands missing here)",
+    )
+    closed_after_hand = serializers.IntegerField(source="closed_after", allow_null=True)
+    why = serializers.CharField(help_text="why a closed or forced table's sets are incomplete")
     hands_needed = serializers.IntegerField()
     hands_scored = serializers.IntegerField()
     seats = SheetSeatSerializer(many=True)
@@ -123,12 +133,26 @@ class PlayerRefSerializer(serializers.Serializer):
     name = serializers.CharField()
 
 
+class IncompleteSetSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    played = serializers.IntegerField(help_text="hands of the set the player played")
+    hands = serializers.IntegerField(help_text="hands in a set")
+    why = serializers.ChoiceField(choices=WHY_INCOMPLETE)
+    text = serializers.CharField()
+
+
 class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     player = PlayerRefSerializer()
     points = serializers.IntegerField()
     table_points = serializers.FloatField()
     sets_played = serializers.IntegerField()
+    sets_incomplete = serializers.IntegerField(
+        help_text="of the sets played, those over without all their hands: they rank "
+        "after the complete sets of their round"
+    )
+    incomplete = IncompleteSetSerializer(many=True)
     hands_won = serializers.IntegerField()
     penalty_points = serializers.IntegerField()
     best_set = serializers.IntegerField(allow_null=True)

@@ -37,12 +37,19 @@ class EventSerializer(serializers.ModelSerializer):
 
 
 class EntrySerializer(serializers.ModelSerializer):
+    """An entry from `selectors.entries_of` (with its leave point in the round in play)."""
+
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all())
     name = serializers.CharField(source="player.name", read_only=True)
+    left_after_hand = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text="a player who withdrew during the round in play: the last hand they played",
+    )
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "name", "status", "seed_number"]
+        fields = ["id", "player", "name", "status", "seed_number", "left_after_hand"]
         read_only_fields = ["status"]
 
     def get_fields(self):
@@ -53,8 +60,29 @@ class EntrySerializer(serializers.ModelSerializer):
         return fields
 
 
-class EntryStatusSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=Entry.Status.choices)
+class EntryChangeSerializer(serializers.Serializer):
+    """PATCH an entry: withdraw it (with the hand its player left after, during a round
+    in play), register it again, or correct a withdrawn player's leave point."""
+
+    status = serializers.ChoiceField(choices=Entry.Status.choices, required=False)
+    left_after_hand = serializers.IntegerField(
+        min_value=0,
+        max_value=99,
+        required=False,
+        help_text="after which hand of their set the player left (0: before the first); "
+        "default: the last hand entered at their table",
+    )
+
+    def validate(self, data: dict) -> dict:
+        if not data:
+            raise serializers.ValidationError(
+                {"status": ["Give a status, a left_after_hand, or both."]}
+            )
+        if data.get("status") == Entry.Status.ACTIVE and "left_after_hand" in data:
+            raise serializers.ValidationError(
+                {"left_after_hand": ["Only a player who withdraws leaves after a hand."]}
+            )
+        return data
 
 
 class RoundStartSerializer(serializers.Serializer):
@@ -108,7 +136,11 @@ class RoundSerializer(serializers.Serializer):
 
 
 class CloseSerializer(serializers.Serializer):
-    force = serializers.BooleanField(default=False)
+    force = serializers.BooleanField(
+        default=False,
+        help_text="close with hands missing: the sets at those tables are incomplete and "
+        "rank after the round's complete sets",
+    )
 
 
 # Ids are 64-bit in every database the site runs on: nothing larger can name a player.

@@ -21,7 +21,7 @@ from core import selectors
 def standings_data(event, number: int | None) -> dict:
     """The standings as the API renders them, kept per standings version (a rebuild
     bumps it, so a kept copy is never stale)."""
-    key = f"api:standings:{event.pk}:{event.standings_version}:{number}"
+    key = f"api:standings:{event.pk}:{event.standings_version}:{event.status}:{number}"
     data = cache.get(key)
     if data is None:
         data = StandingsSerializer(selectors.standings_after(event, number)).data

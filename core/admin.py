@@ -1,10 +1,22 @@
-"""The Django admin: every model, for staff."""
+"""The Django admin: every model, for staff.
+
+Hands, hand scores and penalties are read-only here, and so are a round's state, a
+seat's leave point and an entry's status: they change only through the director's
+pages and the API (`core.services`), which check the rules, raise the hand's version,
+keep the history and rebuild the standings. Each hand links to its table's sheet.
+"""
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import admin
+from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
 from simple_history.admin import SimpleHistoryAdmin
 
+from core import services
+from core.errors import ServiceError
+from core.services import EVENT_FIELDS
 from scoring.models import DerivedState, Hand, HandScore, Penalty, Proposal, Standing
 from tournaments.models import (
     Announcement,
@@ -18,15 +30,67 @@ from tournaments.models import (
     Table,
 )
 
+WHERE_TO_CHANGE = (
+    "Read-only here: change it on the director's sheet (or through the API), which checks "
+    "the rules, keeps the history and rebuilds the standings."
+)
 
-class HandScoreInline(admin.TabularInline):
+
+class ReadOnly:
+    """Nothing added, changed or deleted from the admin: only seen."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SheetRow(ReadOnly):
+    """A hand, a hand score or a penalty: read-only, saying where it changes, with a
+    link to its hand on the table's sheet."""
+
+    def hand_of(self, obj) -> Hand:
+        return obj.hand
+
+    @admin.display(description="changes")
+    def where_to_change(self, obj) -> str:
+        return WHERE_TO_CHANGE
+
+    @admin.display(description="sheet")
+    def sheet(self, obj) -> str:
+        hand = self.hand_of(obj)
+        return sheet_link(hand.table, hand.number)
+
+
+def sheet_link(table: Table, hand: int | None = None) -> str:
+    """A link to the table's sheet on the director's pages (at the hand, if given)."""
+    args = [table.round.event.slug, table.round.number, table.number]
+    try:
+        url = reverse("director:sheet", args=args)
+    except NoReverseMatch:  # a site without the director's pages
+        return "-"
+    anchor = f"#hand-{hand}" if hand is not None else ""
+    return format_html(
+        '<a href="{}{}">Table {}, round {}: the director\'s sheet</a>',
+        url,
+        anchor,
+        table.number,
+        table.round.number,
+    )
+
+
+class HandScoreInline(ReadOnly, admin.TabularInline):
     model = HandScore
     extra = 0
     fields = ["seat", "card_points", "cards", "penalty_points", "score", "sat_out"]
     raw_id_fields = ["seat"]
 
 
-class PenaltyInline(admin.TabularInline):
+class PenaltyInline(ReadOnly, admin.TabularInline):
     model = Penalty
     extra = 0
     fields = ["seat", "kind", "points", "extra_calls"]
@@ -72,9 +136,10 @@ class HandsUnderTableInline(admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(SimpleHistoryAdmin):
+class HandAdmin(SheetRow, SimpleHistoryAdmin):
     list_display = [
         "__str__",
+        "sheet",
         "number",
         "attempt",
         "outcome",
@@ -89,36 +154,32 @@ class HandAdmin(SimpleHistoryAdmin):
     search_fields = ["table__round__event__name", "scores__seat__entry__player__name"]
     list_select_related = ["table__round__event", "went_out", "recorded_by"]
     raw_id_fields = ["table", "went_out"]
-    readonly_fields = ["version", "recorded_by", "recorded_at"]
+    readonly_fields = ["where_to_change", "sheet", "version", "recorded_by", "recorded_at"]
     inlines = [HandScoreInline, PenaltyInline]
     history_list_display = ["outcome", "went_out", "down_and_out", "version"]
 
+    def hand_of(self, obj: Hand) -> Hand:
+        return obj
+
 
 @admin.register(HandScore)
-class HandScoreAdmin(SimpleHistoryAdmin):
-    list_display = ["hand", "seat", "card_points", "cards", "penalty_points", "score"]
+class HandScoreAdmin(SheetRow, SimpleHistoryAdmin):
+    list_display = ["hand", "seat", "card_points", "cards", "penalty_points", "score", "sheet"]
     list_filter = ["hand__table__round__event", "hand__table__round__number"]
     search_fields = ["seat__entry__player__name"]
     raw_id_fields = ["hand", "seat"]
+    readonly_fields = ["where_to_change", "sheet"]
     list_select_related = ["hand__table__round__event", "seat"]
 
 
 @admin.register(Penalty)
-class PenaltyAdmin(SimpleHistoryAdmin):
-    list_display = ["hand", "seat", "kind", "points", "extra_calls"]
+class PenaltyAdmin(SheetRow, SimpleHistoryAdmin):
+    list_display = ["hand", "seat", "kind", "points", "extra_calls", "sheet"]
     list_filter = ["hand__table__round__event", "kind"]
     search_fields = ["seat__entry__player__name"]
     raw_id_fields = ["hand", "seat"]
-
-
-class ReadOnly:
-    """Rows written only through the services (which check the rules and the codes)."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
+    readonly_fields = ["where_to_change", "sheet"]
+    list_select_related = ["hand__table__round__event", "seat"]
 
 
 @admin.register(Proposal)
@@ -191,12 +252,37 @@ class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
     fields = ["player", "status", "seed_number"]
+    readonly_fields = ["status"]  # withdrawing goes through the director's pages
     raw_id_fields = ["player"]
     show_change_link = True
 
 
+class EventForm(forms.ModelForm):
+    """The event's settings, checked by the same rules as the API's (the deck against
+    the deal, Trinidad doubling, settings frozen once hands exist, finishing)."""
+
+    class Meta:
+        model = Event
+        fields = [*EVENT_FIELDS, "draw_seed", "directors"]
+
+    def clean(self):
+        cleaned = super().clean()
+        settings = {name: cleaned[name] for name in EVENT_FIELDS if name in cleaned}
+        try:
+            if self.instance.pk:
+                changed = {name: settings[name] for name in self.changed_data if name in settings}
+                services.check_update(Event.objects.get(pk=self.instance.pk), changed)
+            else:
+                services.check_event(Event(**settings))
+        except ServiceError as error:
+            for name, messages in error.errors.items():
+                self.add_error(name if name in self.fields else None, messages)
+        return cleaned
+
+
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
+    form = EventForm
     list_display = ["name", "slug", "starts_on", "ruleset", "format", "status", "public"]
     list_filter = ["status", "ruleset", "format", "public", "table_entry"]
     search_fields = ["name", "slug", "venue"]
@@ -205,6 +291,11 @@ class EventAdmin(admin.ModelAdmin):
     readonly_fields = ["standings_version", "screen_version", "created_at", "updated_at"]
     date_hierarchy = "starts_on"
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "status" in form.changed_data:
+            services.queue_standings_refresh(obj)  # finished or not: what "final" says
+
 
 @admin.register(Entry)
 class EntryAdmin(SimpleHistoryAdmin):
@@ -212,29 +303,35 @@ class EntryAdmin(SimpleHistoryAdmin):
     list_filter = ["event", "status"]
     search_fields = ["player__name", "event__name"]
     raw_id_fields = ["player"]
+    # Withdrawing (with a leave point) and registering again go through the services.
+    readonly_fields = ["status", "withdrawn_at"]
     list_select_related = ["player", "event"]
 
 
 class TableInline(admin.TabularInline):
     model = Table
     extra = 0
-    fields = ["number", "locked"]
+    fields = ["number", "locked", "closed_after_hand"]
+    readonly_fields = ["closed_after_hand"]
     show_change_link = True
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(SimpleHistoryAdmin):
     list_display = ["event", "number", "status", "policy", "seed", "forced_close"]
     list_filter = ["event", "status"]
     search_fields = ["event__name"]
     inlines = [TableInline]
-    readonly_fields = ["quality", "published_at", "closed_at"]
+    # Publishing, closing (or forcing) and reopening go through the services.
+    readonly_fields = ["status", "forced_close", "quality", "published_at", "closed_at"]
+    history_list_display = ["status", "forced_close"]
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["position", "entry", "first_dealer"]
+    fields = ["position", "entry", "first_dealer", "left_after_hand"]
+    readonly_fields = ["left_after_hand"]
     raw_id_fields = ["entry"]
 
 
@@ -244,9 +341,14 @@ class TableAdmin(SimpleHistoryAdmin):
     list_filter = ["round__event", "round__number", "locked"]
     search_fields = ["round__event__name", "seats__entry__player__name"]
     list_select_related = ["round__event"]
+    readonly_fields = ["closed_after_hand", "sheet"]
 
     # Hand scores appear under their table, beside the seats.
     inlines = [SeatInline, HandsUnderTableInline]
+
+    @admin.display(description="sheet")
+    def sheet(self, table: Table) -> str:
+        return sheet_link(table)
 
 
 @admin.register(Seat)
@@ -255,32 +357,19 @@ class SeatAdmin(SimpleHistoryAdmin):
     list_filter = ["round__event", "round__number"]
     search_fields = ["entry__player__name"]
     raw_id_fields = ["entry", "table", "round"]
+    readonly_fields = ["left_after_hand"]  # a leave point changes through the services
     list_select_related = ["table__round__event", "entry__player"]
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Shown to staff, changed only through the services (the dashboard and the API),
-    which keep the screens' live pages and the history right."""
-
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-
 @admin.register(RoundClock)
-class RoundClockAdmin(ReadOnlyAdmin, SimpleHistoryAdmin):
+class RoundClockAdmin(ReadOnly, SimpleHistoryAdmin):
     list_display = ["round", "minutes", "ends_at", "paused_at", "table_extra_s", "updated_at"]
     list_filter = ["round__event"]
     list_select_related = ["round__event"]
 
 
 @admin.register(Announcement)
-class AnnouncementAdmin(ReadOnlyAdmin):
+class AnnouncementAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["text", "event", "posted_at", "posted_by", "removed_at", "removed_by"]
     list_filter = ["event", ("removed_at", admin.EmptyFieldListFilter)]
     search_fields = ["text"]

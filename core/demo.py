@@ -19,7 +19,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from core import services
-from core.services import issue_codes, score_rows
+from core.services import issue_codes, score_rows, withdraw_entry
 from core.services.seating import store_plan
 from game import rules, seating
 from game.cards import Card, Deck
@@ -293,6 +293,8 @@ def generate_demo_event(options: DemoOptions) -> Event:
             write_round_hands(rng, simulator, event, tables, seats, in_play)
         if in_play:  # as publishing it would have: each player's code for the round
             issue_codes(round=round_)
+            if not options.seated:
+                withdraw_mid_round(rng, round_)
     if options.live:
         demo_screens(event)
     return event
@@ -328,6 +330,22 @@ def demo_screens(event: Event) -> None:
         services.post_announcement(event=event, text=text)
 
 
+def withdraw_mid_round(rng: random.Random, round_: Round) -> None:
+    """A player who leaves a table part-way down its sheet, as happens on the day: they
+    keep the hands played, the table plays on without them (through the service)."""
+    hands = round_.event.rules.hand_count
+    part_way = [
+        table
+        for table in round_.tables.prefetch_related("seats__entry__player")
+        if len(table.seats.all()) >= 4
+        and 0 < Hand.objects.filter(table=table, outcome="scored").count() < hands
+    ]
+    if part_way:
+        table = rng.choice(sorted(part_way, key=lambda t: t.number))
+        seat = rng.choice(sorted(table.seats.all(), key=lambda s: s.position))
+        withdraw_entry(entry=seat.entry)
+
+
 def write_round_hands(
     rng: random.Random,
     simulator: Simulator,
@@ -358,7 +376,7 @@ def write_round_hands(
                     number=number,
                     seats=sorted(table_seats),
                     entry=rules.HandEntry(redeal=True),
-                    director_penalty=event.director_penalty,
+                    table_rules=event.table_rules,
                 )
                 planned.append((new_hand(table, number, attempt, redeal), redeal, table_seats))
                 attempt += 1
@@ -368,7 +386,7 @@ def write_round_hands(
                 number=number,
                 seats=sorted(table_seats),
                 entry=simulator.hand_entry(number, sorted(table_seats)),
-                director_penalty=event.director_penalty,
+                table_rules=event.table_rules,
             )
             hand = new_hand(table, number, attempt, scored)
             hand.went_out = table_seats[scored.went_out]

@@ -1,4 +1,6 @@
-"""CSV exports of an event: the standings and every hand score.
+"""CSV exports of an event: the standings (with every incomplete set and why) and
+every hand score (with the state of its table: complete, playing, closed short or
+forced).
 
 Both read a fixed number of queries whatever the event's size and return the whole
 file as text (an event's hands are a few thousand rows at most). Text cells that a
@@ -12,9 +14,9 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.selectors import standings_after
+from core.selectors import TableProgress, standings_after
 from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty
-from tournaments.models import Event
+from tournaments.models import Event, Round
 
 STANDINGS_COLUMNS = (
     "round",
@@ -26,6 +28,7 @@ STANDINGS_COLUMNS = (
     *STANDING_FIGURES,
     "movement",
     "status",
+    "incomplete",
 )
 HANDS_COLUMNS = (
     "round",
@@ -46,6 +49,8 @@ HANDS_COLUMNS = (
     "penalties",
     "score",
     "sat_out",
+    "table_state",
+    "table_note",
 )
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -84,6 +89,7 @@ def standings_rows(event: Event, number: int | None = None) -> list[dict[str, An
             "table_points": f"{row.table_points:.2f}",
             "movement": row.movement,
             "status": row.status,
+            "incomplete": row.incomplete_text,
         }
         for row in standings.rows
     ]
@@ -110,8 +116,10 @@ def hand_rows(event: Event) -> list[dict[str, Any]]:
     penalties: dict[tuple[int, int], list[Penalty]] = {}
     for penalty in Penalty.objects.filter(hand__table__round__event=event).order_by("kind"):
         penalties.setdefault((penalty.hand_id, penalty.seat_id), []).append(penalty)
+    tables = table_states(event, hands)
     rows = []
     for hand in hands:
+        state = tables[hand.table_id]
         common = {
             "round": hand.table.round.number,
             "table": hand.table.number,
@@ -123,9 +131,10 @@ def hand_rows(event: Event) -> list[dict[str, Any]]:
             "went_out": hand.went_out.position if hand.went_out else None,
             "down_and_out": hand.down_and_out,
         }
-        empty = dict.fromkeys(HANDS_COLUMNS[len(common) :])
+        table = {"table_state": state.state, "table_note": state.why}
+        empty = dict.fromkeys(HANDS_COLUMNS[len(common) : -len(table)])
         if not scores.get(hand.pk):
-            rows.append({**common, **empty})
+            rows.append({**common, **empty, **table})
             continue
         for score in scores[hand.pk]:
             rows.append(
@@ -142,9 +151,29 @@ def hand_rows(event: Event) -> list[dict[str, Any]]:
                     ),
                     "score": score.score,
                     "sat_out": score.sat_out,
+                    **table,
                 }
             )
     return rows
+
+
+def table_states(event: Event, hands: list[Hand]) -> dict[int, TableProgress]:
+    """Each table's progress and state, from its hands already loaded (no query)."""
+    states: dict[int, TableProgress] = {}
+    needed = event.rules.hand_count
+    for hand in hands:
+        table = hand.table
+        if table.pk not in states:
+            states[table.pk] = TableProgress(
+                table.number,
+                table.locked,
+                needed,
+                closed_after=table.closed_after_hand,
+                round_closed=table.round.status == Round.Status.CLOSED,
+            )
+        if hand.outcome == Hand.Outcome.SCORED:
+            states[table.pk].scored.append(hand.number)
+    return states
 
 
 def hands_csv(event: Event) -> str:

@@ -275,6 +275,20 @@ WORDING: dict[str, Wording] = {
     "extra_calls_invalid": _say(
         "Seat {seat}: extra calls count the calls beyond three, so at least 1."
     ),
+    "extra_calls_too_many": _say(
+        "Seat {seat}: {extra} extra calls is more than the deck can feed a player (at most {most})."
+    ),
+    "challenge_and_overcall": _say(
+        "Seat {seat} has both a challenge and an over-call: in Trinidad the challenge is "
+        "the remedy, so charge the challenge only (with its extra calls)."
+    ),
+    "overcall_not_charged": _say(
+        "Seat {seat}: this event charges nothing for an over-call, so it has no amount."
+    ),
+    "penalty_points_fixed": _say(
+        "Seat {seat}: this event's penalty is {agreed} points, not {value}; it allows no "
+        "other amount."
+    ),
     "score_twice": _as_engine_says,
     "points_and_cards": _as_engine_says,
     "no_value": _as_engine_says,
@@ -288,6 +302,14 @@ WORDING: dict[str, Wording] = {
     "points_over_bound": _say(
         "Seat {seat} shows {points} points, but {most} cards are worth at most {bound} "
         "({why}). Check the number."
+    ),
+    "challenge_extra_calls": _say(
+        "Seat {seat} holds {holds}, more than {most} cards allow, so its challenge was "
+        "right: enter its extra calls ({least}) on the challenge's line."
+    ),
+    "table_over_bound": _say(
+        "The seats' points add up to {points}, more than the {cards} cards they can hold "
+        "are worth ({bound}). Check the numbers."
     ),
     "several_empty": _say(
         "Seats {seats} show nothing left in hand, but only one player can go out."

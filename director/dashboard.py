@@ -17,7 +17,7 @@ from core import selectors, services
 from core.selectors import TableProgress
 from director import entries
 from director.common import director_event, director_round, refusal
-from director.forms import StartRoundForm, TableJumpForm
+from director.forms import LeavePointForm, StartRoundForm, TableJumpForm, WithdrawForm
 from director.screens import panel as screens_panel
 from tournaments.models import Event, Round, Table
 
@@ -60,6 +60,23 @@ class Dashboard:
     movable: list[Table]
     # Why the next round cannot start now, in the service's words ("": it can).
     why_not_start: str
+    # Why the event cannot be finished now ("": it can, or it is finished already).
+    why_not_finish: str = ""
+    # The chosen round's players who left their tables mid-round.
+    leaving: list = field(default_factory=list)
+
+    @property
+    def can_finish(self) -> bool:
+        return self.event.status != Event.Status.FINISHED and not self.why_not_finish
+
+    @property
+    def can_reopen(self) -> bool:
+        """The chosen round is closed and the latest: a director may reopen it."""
+        return (
+            self.current is not None
+            and self.current.status == Round.Status.CLOSED
+            and self.current == self.rounds[-1]
+        )
 
     @property
     def can_start(self) -> bool:
@@ -86,7 +103,7 @@ class Dashboard:
 
 
 def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
-    """The rounds, and the chosen round (the latest by default) table by table: 6 queries."""
+    """The rounds, and the chosen round (the latest by default) table by table: 8 queries."""
     rounds = list(selectors.rounds_of(event))
     current = rounds[-1] if rounds else None
     if number is not None:
@@ -123,6 +140,8 @@ def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
         hands_needed=event.rules.hand_count,
         movable=movable,
         why_not_start=refusal(lambda: services.check_can_start(event)),
+        why_not_finish=refusal(lambda: services.check_can_finish(event)),
+        leaving=selectors.seats_leaving(current) if current is not None else [],
     )
 
 
@@ -146,6 +165,8 @@ def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) 
         "jump_form": TableJumpForm(),
         "entries": entries.panel(event, dashboard.current),
         "screens": screens_panel(event, dashboard.current),
+        "withdraw_form": WithdrawForm(event=event),
+        "leave_form": LeavePointForm(event=event),
     }
     return render(request, "director/dashboard.html", context)
 

@@ -15,12 +15,47 @@ class EntryChoiceField(forms.ModelChoiceField):
         return obj.player.name
 
 
-def entries_field(event: Event, label: str) -> EntryChoiceField:
+def entries_field(event: Event, label: str, status: str | None = None) -> EntryChoiceField:
+    entries = Entry.objects.filter(event=event).select_related("player")
+    if status is not None:
+        entries = entries.filter(status=status)
     return EntryChoiceField(
-        queryset=Entry.objects.filter(event=event).select_related("player"),
+        queryset=entries.order_by("player__name", "pk"),
         label=label,
         error_messages={"invalid_choice": "Choose a player of this event."},
     )
+
+
+LEAVE_POINT_HELP = "The last hand of the set they played (0: before the first)."
+
+
+class WithdrawForm(forms.Form):
+    """Withdraw a player; during a round, after which hand they left their table
+    (empty: the last hand entered there)."""
+
+    left_after_hand = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=99,
+        label="left after hand",
+        help_text=LEAVE_POINT_HELP,
+    )
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = entries_field(event, "Withdraw", Entry.Status.ACTIVE)
+
+
+class LeavePointForm(forms.Form):
+    """Correct after which hand a withdrawn player left their table."""
+
+    left_after_hand = forms.IntegerField(
+        min_value=0, max_value=99, label="left after hand", help_text=LEAVE_POINT_HELP
+    )
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = entries_field(event, "Player", Entry.Status.WITHDRAWN)
 
 
 class SeedForm(forms.Form):

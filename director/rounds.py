@@ -90,6 +90,31 @@ def force_close_round(request: HttpRequest, slug: str, number: int) -> HttpRespo
 
 @login_required
 @require_POST
+def reopen_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return round_action(
+        request,
+        slug,
+        number,
+        f"Round {number} is reopened: it is in play again, and its hands can be entered "
+        "or corrected. Close it again when they are.",
+        lambda r: services.reopen_round(round=r, by=request.user),
+    )
+
+
+@login_required
+@require_POST
+def finish_event(request: HttpRequest, slug: str) -> HttpResponse:
+    event = director_event(request, slug)
+    return act(
+        request,
+        "The event is finished: its standings are the final results.",
+        lambda: services.finish_event(event=event, by=request.user),
+        dashboard_url(event),
+    )
+
+
+@login_required
+@require_POST
 def reseat_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = director_round(request, slug, number)
     form = SeedForm(request.POST)

@@ -182,11 +182,11 @@ def score_note(result: selectors.HandView, seat_result, down_and_out: bool) -> s
     return " ".join(parts)
 
 
-def stored_penalties(hand: selectors.HandView, director_penalty: int) -> list[PenaltySlot]:
+def stored_penalties(hand: selectors.HandView, table_rules: rules.TableRules) -> list[PenaltySlot]:
     slots = []
     for i, penalty in enumerate(hand.penalties, start=1):
         kind, calls, points = penalty.kind, penalty.extra_calls, penalty.points
-        default = rules.default_penalty_points(kind, director_penalty)
+        default = rules.default_penalty_points(kind, table_rules)
         slots.append(
             PenaltySlot(
                 index=i,
@@ -205,7 +205,7 @@ def with_blank_slot(slots: list[PenaltySlot]) -> list[PenaltySlot]:
     return [*numbered, PenaltySlot(index=len(numbered) + 1)]
 
 
-def hand_row(stored: selectors.TableSheet, row, director_penalty: int) -> HandRow:
+def hand_row(stored: selectors.TableSheet, row, table_rules: rules.TableRules) -> HandRow:
     """One row of the sheet as stored."""
     hand = row.hand
     out = HandRow(number=row.number, contract=row.contract, cards_dealt=row.cards_dealt)
@@ -214,7 +214,7 @@ def hand_row(stored: selectors.TableSheet, row, director_penalty: int) -> HandRo
         if hand.scored:
             out.went_out = str(hand.went_out)
             out.down_and_out = hand.down_and_out
-            out.penalties = stored_penalties(hand, director_penalty)
+            out.penalties = stored_penalties(hand, table_rules)
     for seat in stored.seats:
         cell = SeatCell(position=seat.seat, name=seat.name, playing=seat.plays(row.number))
         result = hand.result_for(seat.seat) if hand is not None and hand.scored else None
@@ -239,9 +239,9 @@ def build_sheet(table: Table) -> Sheet:
         kinds.append(rules.CHALLENGE)
     return Sheet(
         stored=stored,
-        rows=[hand_row(stored, row, event.director_penalty) for row in stored.rows],
+        rows=[hand_row(stored, row, event.table_rules) for row in stored.rows],
         penalty_kinds=[(kind, PENALTY_LABELS[kind]) for kind in kinds],
-        down_and_out_allowed=ruleset.down_and_out_allowed,
+        down_and_out_allowed=event.table_rules.doubles(ruleset),
         table_count=selectors.table_count(table.round),
         why_read_only=read_only_reason(table),
     )

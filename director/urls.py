@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from director import dashboard, entries, rounds, screens, sheet
+from director import dashboard, entries, players, rounds, screens, sheet
 
 app_name = "director"
 
@@ -17,10 +17,14 @@ urlpatterns = [
     path("<slug:slug>/", dashboard.event_dashboard, name="event"),
     path("<slug:slug>/rounds/start/", rounds.start_round, name="round-start"),
     path("<slug:slug>/table-entry/", entries.set_table_entry, name="table-entry"),
+    path("<slug:slug>/finish/", rounds.finish_event, name="event-finish"),
+    path("<slug:slug>/withdraw/", players.withdraw_player, name="withdraw"),
+    path("<slug:slug>/leave-point/", players.change_leave_point, name="leave-point"),
     path(ROUND, dashboard.event_dashboard, name="round"),
     path(ROUND + "publish/", rounds.publish_round, name="round-publish"),
     path(ROUND + "close/", rounds.close_round, name="round-close"),
     path(ROUND + "force-close/", rounds.force_close_round, name="round-force-close"),
+    path(ROUND + "reopen/", rounds.reopen_round, name="round-reopen"),
     path(ROUND + "reseat/", rounds.reseat_round, name="round-reseat"),
     path(ROUND + "swap/", rounds.swap_players, name="round-swap"),
     path(ROUND + "move/", rounds.move_player, name="round-move"),

@@ -98,8 +98,9 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -X PUT "$BASE/api/v1/events/$SLUG/
 echo "If-Match with a stale version -> HTTP $code"
 [ "$code" = 412 ]
 
-echo "9. Close the round and read the standings"
-api POST "/events/$SLUG/rounds/1/close/" '{}' | jq -c '{status}'
+echo "9. Close the round, finish the event (the director says when) and read the standings"
+api POST "/events/$SLUG/rounds/1/close/" '{}' | jq -c '{status, forced_close}'
+api POST "/events/$SLUG/finish/" | jq -c '{status}'
 for _ in $(seq 1 50); do
     final=$(api GET "/events/$SLUG/standings/" | jq -r .final)
     [ "$final" = true ] && break

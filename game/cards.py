@@ -24,7 +24,25 @@ _TEN_AND_COURT = frozenset({"10", "J", "Q", "K"})
 
 CARDS_PER_PACK = 52
 
-NOTATION_HELP = "ranks are A, 2-10, J, Q, K and suits S, H, D, C, or JK for a joker"
+NOTATION_HELP = (
+    "ranks are A, 2-10 (or T), J, Q, K and suits S, H, D, C (or \u2660 \u2665 \u2666 \u2663), "
+    "or JK (or JOKER) for a joker"
+)
+# What a director may type besides the canonical letters: T for ten, the suit symbols
+# (filled or outline, with or without the emoji presentation mark) and JOKER.
+TEN_LETTER = "T"
+JOKER_WORD = "JOKER"
+SUIT_SYMBOLS = {
+    "\u2660": "S",
+    "\u2664": "S",
+    "\u2665": "H",
+    "\u2661": "H",
+    "\u2666": "D",
+    "\u2662": "D",
+    "\u2663": "C",
+    "\u2667": "C",
+}
+EMOJI_PRESENTATION = "\ufe0f"
 
 # Directors type "JK AS 10H 7D" or "jk, as, 10h": commas and any whitespace separate.
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -89,20 +107,24 @@ class CardNotationError(ValueError):
 
 
 def parse_card(token: str) -> Card:
-    """One card from its notation, case-insensitive: "10h", "AS", "jk"."""
-    text = token.strip().upper()
-    if text == JOKER:
+    """One card from its notation, case-insensitive: "10h", "AS", "jk", and the same
+    with T for ten, a suit symbol or JOKER: "T\u2665", "A\u2660", "joker"."""
+    text = token.strip().upper().replace(EMOJI_PRESENTATION, "")
+    if text in (JOKER, JOKER_WORD):
         return Card(JOKER)
-    if text.startswith(JOKER):
+    if text.startswith((JOKER, JOKER_WORD)):
         raise CardNotationError(token, "a joker has no suit")
     # "10" is the only two-character rank, so try it before reading one character.
-    rank, suit = (text[:2], text[2:]) if text.startswith("10") else (text[:1], text[1:])
+    rank, typed_suit = (text[:2], text[2:]) if text.startswith("10") else (text[:1], text[1:])
+    if rank == TEN_LETTER:
+        rank = "10"
     if rank not in RANKS:
         raise CardNotationError(token, f'unknown rank "{rank}"')
-    if not suit:
+    if not typed_suit:
         raise CardNotationError(token, "no suit given")
+    suit = "".join(SUIT_SYMBOLS.get(char, char) for char in typed_suit)
     if suit not in SUITS:
-        raise CardNotationError(token, f'unknown suit "{suit}"')
+        raise CardNotationError(token, f'unknown suit "{typed_suit}"')
     return Card(rank, suit)
 
 

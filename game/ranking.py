@@ -1,22 +1,39 @@
 """Standings: an event's entries ranked from their set results, in the event's format.
 
 Plain data in, plain data out, no Django: the standings service loads one SetRecord
-per entry per round it has played (complete, or while the round is in play, as far
-as it got) and stores what `rank` returns. The rules decided here:
+per entry per round it was seated in, and stores what `rank` returns. The rules
+decided here:
 
 - Everyone is ranked 1..n, never sharing a rank: the format's own criterion comes
   first, then the event's tiebreak chain, and the chain always ends in a seeded draw
   (then the entry id, should two draws ever collide).
-- total: more sets played first, then the lowest total. Missing a round (a late
-  arrival, a withdrawal) can never help: fewer penalty points from fewer sets would
-  otherwise beat everyone who played. An entry with no set yet therefore comes last.
-- table-points: most placement points, then more sets played, then the lowest total.
-- knockout: see `rank`.
+- A set is in one of three states. COMPLETE: every hand of the set played. UNDER_WAY:
+  the round is in play and the set is still being played (live standings count it as
+  it stands, so they move hand by hand). INCOMPLETE: the set is over without all its
+  hands: the player withdrew mid-round (their leave point), their table closed when
+  fewer than three players were left, or the director force-closed the round with
+  hands missing. Missing hands are never free: an incomplete set is not charged
+  points for them, it is ranked after the complete sets of its round instead.
+- total: more sets played first, then fewer hands missing from incomplete sets,
+  then the lowest total. So in a round an incomplete set ranks below every complete
+  one, and among incomplete sets the one that played more hands ranks higher.
+  Missing a round (a late arrival, a withdrawal) can never help either: fewer penalty
+  points from fewer sets would otherwise beat everyone who played; an entry with no
+  set yet comes last.
+- table-points: most placement points, then more sets played, fewer hands missing,
+  the lowest total. At each table the complete (and live) sets share out the places
+  of a table of its full size; an incomplete set earns the scale's lowest value (0
+  with [4, 2, 1, 0]), which no complete set can earn less than.
+- knockout: only a complete set can go through at a table, and never a withdrawn
+  player's; see `rank`.
 - Withdrawn entries keep their results and are ranked by the same rules as everyone
   else; only their status says "withdrawn".
-- Incomplete sets count as they stand (live standings). A consequence while a round
-  is in play: an entry whose table has no hand recorded yet has one set fewer, so it
-  sits below those whose tables have started until its first hand is entered.
+
+Across rounds "never above a complete set" cannot hold literally (A incomplete in
+round 1 and complete in round 2, B the other way round: one of them ranks first), so
+the guarantee is per round: ranked on its own a round never puts an incomplete set
+above a complete one, and making a set incomplete never lifts its entry in the
+standings (tests/game/test_ranking_incomplete.py checks both).
 """
 
 from __future__ import annotations
@@ -47,6 +64,35 @@ DEFAULT_TIEBREAKS: tuple[str, ...] = ("points", "hands_won", "penalty_points", "
 DEFAULT_TABLE_POINTS: tuple[int, ...] = (4, 2, 1, 0)
 STATUSES: tuple[str, ...] = ("active", "eliminated", "withdrawn")
 
+# The states of a set (see the module's docstring).
+COMPLETE, UNDER_WAY, INCOMPLETE = "complete", "under_way", "incomplete"
+SET_STATES: tuple[str, ...] = (COMPLETE, UNDER_WAY, INCOMPLETE)
+# Why a set is incomplete: its player withdrew (and left after a hand), its table
+# closed with fewer than three players left, or the director force-closed the round.
+WITHDREW, SHORT, FORCED = "withdrew", "short", "forced"
+WHY_INCOMPLETE: tuple[str, ...] = (WITHDREW, SHORT, FORCED)
+
+
+def set_state(
+    *, played: int, hands: int, left_after: int | None, ended_after: int | None, over: bool
+) -> tuple[str, str]:
+    """A seat's set as (state, why): `played` of the set's `hands` scored for it so far,
+    its leave point if the player withdrew mid-round, the hand its table closed after
+    if too few were left, and whether the round is over (closed).
+
+    Leaving comes first in the why: a player who withdrew from a table that then
+    closed, in a round later forced, is incomplete because they withdrew.
+    """
+    if played >= hands:
+        return COMPLETE, ""
+    if left_after is not None and left_after < hands:
+        return INCOMPLETE, WITHDREW
+    if ended_after is not None:
+        return INCOMPLETE, SHORT
+    if over:
+        return INCOMPLETE, FORCED
+    return UNDER_WAY, ""
+
 
 @dataclass(frozen=True)
 class SetRecord:
@@ -58,7 +104,25 @@ class SetRecord:
     total: int  # set total so far: hand scores, director penalties included
     hands_won: int  # hands this entry went out in
     penalty_points: int  # director penalties in this set (over-call, false laydown, challenge)
-    complete: bool = True  # every hand of the set entered
+    state: str = COMPLETE  # one of SET_STATES
+    hands_missing: int = 0  # an incomplete set: the hands of the set it did not play
+    why: str = ""  # an incomplete set: one of WHY_INCOMPLETE (shown; ranking ignores it)
+
+    def __post_init__(self) -> None:
+        if self.state not in SET_STATES:
+            raise ValueError(f"a set is {', '.join(SET_STATES)}, not {self.state!r}")
+        if self.state == INCOMPLETE and self.hands_missing < 1:
+            raise ValueError("an incomplete set misses at least one hand")
+        if self.state != INCOMPLETE and self.hands_missing:
+            raise ValueError(f"a set {self.state} has no hands missing")
+
+    @property
+    def complete(self) -> bool:
+        return self.state == COMPLETE
+
+    @property
+    def incomplete(self) -> bool:
+        return self.state == INCOMPLETE
 
 
 @dataclass(frozen=True)
@@ -74,6 +138,8 @@ class Ranked:
     points: int  # total of set totals
     table_points: float  # placement points summed over sets; 0 when not computed (see rank)
     sets_played: int
+    sets_incomplete: int  # of sets_played, those over without all their hands
+    hands_missing: int  # the hands those incomplete sets did not play
     hands_won: int
     penalty_points: int
     best_set: int | None  # lowest complete set total; None without a complete set
@@ -121,7 +187,8 @@ def draw_key(entry: int, draw_seed: int = 0) -> str:
 
 
 def table_places(sets_at_one_table: Iterable[SetRecord]) -> dict[int, int]:
-    """entry -> place at one table: lowest total first, ties share ("1224")."""
+    """entry -> place at one table: lowest total first, ties share ("1224"); incomplete
+    sets after all the others, by their totals."""
     sets = list(sets_at_one_table)
     if len({(s.round, s.table) for s in sets}) > 1:
         raise ValueError("table_places takes the sets of one table in one round")
@@ -131,6 +198,15 @@ def table_places(sets_at_one_table: Iterable[SetRecord]) -> dict[int, int]:
 
 
 def _places(sets: Iterable[SetRecord]) -> dict[int, int]:
+    sets = list(sets)
+    played = [s for s in sets if not s.incomplete]
+    places = _places_among(played)
+    after = len(played)
+    places.update({e: after + p for e, p in _places_among(s for s in sets if s.incomplete).items()})
+    return places
+
+
+def _places_among(sets: Iterable[SetRecord]) -> dict[int, int]:
     result = set_result({s.entry: s.total for s in sets})
     return {entry: place for place, tied in result.places for entry in tied}
 
@@ -233,6 +309,8 @@ class _Tally:
     table_points: Fraction = Fraction(0)
     table_points_over: int = 0  # the same over this ranking's common denominator: sorts fast
     sets_played: int = 0
+    sets_incomplete: int = 0
+    hands_missing: int = 0
     hands_won: int = 0
     penalty_points: int = 0
     best_set: int | None = None
@@ -246,6 +324,7 @@ class _Fate:
     round: int | None  # the elimination round, or (still in) the latest round played
     place: int | None  # still in: its place at its table in that round
     total: int | None  # its set total in that round (None: it did not play it)
+    missing: int = 0  # the hands its set in that round did not play (incomplete sets)
 
 
 Key = list[tuple[str, object, object]]  # (name, sort value, value shown)
@@ -266,16 +345,24 @@ def rank(
 
     The format's criterion comes first, then the tiebreak chain (a name the format
     already applied is skipped), then the seeded draw:
-    - total: more sets played, fewer points, chain.
-    - table-points: more placement points (`placement_points` at each table, live
-      places for a set in play), more sets played, fewer points, chain.
-    - knockout: in each decided round, the best `advance_per_table` at each table go
-      through; a tie at the cut goes to the lower set total, then the chain's
-      set-level keys in the chain's order (more hands won, fewer penalty points in
-      that set), then the draw. The others go out in that round. Ranked: those still
-      in first, by the latest round they played (later first), their place at their
-      table in it, their set total in it, then the chain; then those out, by the
-      round they went out in (later first), their set total in it, then the chain.
+    - total: more sets played, fewer hands missing from incomplete sets, fewer
+      points, chain.
+    - table-points: more placement points (`placement_points` at each table among
+      its complete and live sets, live places for a set in play; an incomplete set
+      earns the scale's lowest value), more sets played, fewer hands missing, fewer
+      points, chain.
+    - knockout: in each decided round, the best `advance_per_table` complete sets at
+      each table go through (a withdrawn player's only if they played a later round:
+      one who withdrew after the round hands the place to the next best); a tie at
+      the cut goes to the lower set total, then the chain's set-level keys in the
+      chain's order (more hands won, fewer penalty points in that set), then the
+      draw. The others go out in that round, incomplete sets always (a table with
+      fewer complete sets than places sends fewer through). Ranked: those still in
+      first, by the latest round they played (later first), a live set before an
+      incomplete one, their place at their table in it, their set total in it, then
+      the chain; then those out, by the round they went out in (later first), a
+      complete set before an incomplete one (fewer hands missing first) before no set,
+      their set total in it; then fewer hands missing over the event, then the chain.
       A round is decided when its number is at most `rounds_closed`; a round in play
       eliminates nobody yet, its places only order those still in. With
       `rounds_closed=None` every round with sets counts as decided.
@@ -332,6 +419,8 @@ def rank(
                 points=tally.points,
                 table_points=float(tally.table_points),
                 sets_played=tally.sets_played,
+                sets_incomplete=tally.sets_incomplete,
+                hands_missing=tally.hands_missing,
                 hands_won=tally.hands_won,
                 penalty_points=tally.penalty_points,
                 best_set=tally.best_set,
@@ -375,6 +464,8 @@ def _tables(
         tables[record.round, record.table].append(record)
         tally.points += record.total
         tally.sets_played += 1
+        tally.sets_incomplete += record.incomplete
+        tally.hands_missing += record.hands_missing
         tally.hands_won += record.hands_won
         tally.penalty_points += record.penalty_points
         if record.complete and (tally.best_set is None or record.total < tally.best_set):
@@ -390,16 +481,22 @@ def _add_table_points(
     # Each share is named by (table size, place, entries tied): a few distinct ones,
     # turned into integers over one common denominator and added as such. Exact, and
     # far quicker than adding (or hashing) thousands of Fractions.
+    # An incomplete set earns the scale's lowest value, named (0, 0, 0).
     earned: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
     named: set[tuple[int, int, int]] = set()
     for sets in tables.values():
         size = len(sets)
-        for place, tied in set_result({s.entry: s.total for s in sets}).places:
+        played = {s.entry: s.total for s in sets if not s.incomplete}
+        for place, tied in set_result(played).places:
             share = (size, place, len(tied))
             named.add(share)
             for entry in tied:
                 earned[entry].append(share)
+        for s in sets:
+            if s.incomplete:
+                earned[s.entry].append(_LOWEST)
     shares = {share: _share(*share, scale) for share in named}
+    shares[_LOWEST] = scale[-1]
     denominator = math.lcm(*{value.denominator for value in shares.values()})
     whole = {share: int(value * denominator) for share, value in shares.items()}
     for entry, entry_shares in earned.items():
@@ -418,9 +515,14 @@ def _knockout(
     by_round: dict[int, list[list[SetRecord]]] = defaultdict(list)
     for (round_number, _), sets in tables.items():
         by_round[round_number].append(sets)
-    out: dict[int, tuple[int, int | None]] = {}  # entry -> (round it went out in, its total)
-    latest: dict[int, tuple[int, int, int]] = {}  # entry still in -> (round, place, total)
+    # entry -> (round it went out in, its set total, hands its set missed)
+    out: dict[int, tuple[int, int | None, int]] = {}
+    latest: dict[int, tuple[int, int, int, int]] = {}  # still in -> round, place, total, missing
     withdrawn = [t.entry for t in tallies.values() if t.withdrawn]
+    last_set: dict[int, int] = {}  # entry -> the latest round it has a set in
+    for (round_number, _), sets in tables.items():
+        for s in sets:
+            last_set[s.entry] = max(last_set.get(s.entry, 0), round_number)
 
     def cut_key(s: SetRecord) -> tuple:
         # At one table the points, the best set and the table points all follow the set
@@ -443,20 +545,31 @@ def _knockout(
             contenders = [s for s in sets if s.entry not in out]
             places = _places(contenders)
             for s in contenders:
-                latest[s.entry] = (round_number, places[s.entry], s.total)
+                latest[s.entry] = (round_number, places[s.entry], s.total, s.hands_missing)
             if decided:
-                for s in sorted(contenders, key=cut_key)[advance:]:
-                    out[s.entry] = (round_number, s.total)
+                # Only a complete set can go through, and never a withdrawn player's,
+                # unless they did play on: a withdrawal between rounds hands the place
+                # to the next best, a later one leaves the earlier rounds as they were.
+                eligible = [
+                    s
+                    for s in contenders
+                    if not s.incomplete
+                    and (not tallies[s.entry].withdrawn or last_set[s.entry] > round_number)
+                ]
+                through = {s.entry for s in sorted(eligible, key=cut_key)[:advance]}
+                for s in contenders:
+                    if s.entry not in through:
+                        out[s.entry] = (round_number, s.total, s.hands_missing)
         if decided:
             for entry in withdrawn:
                 if entry not in out and entry not in played:
-                    out[entry] = (round_number, None)
+                    out[entry] = (round_number, None, 0)
 
     fates = {}
     for entry in tallies:
         if entry in out:
-            round_number, total = out[entry]
-            fates[entry] = _Fate(round_number, round_number, None, total)
+            round_number, total, missing = out[entry]
+            fates[entry] = _Fate(round_number, round_number, None, total, missing)
         elif entry in latest:
             fates[entry] = _Fate(None, *latest[entry])
         else:
@@ -466,19 +579,30 @@ def _knockout(
 
 def _format_key(format: str, tally: _Tally, fate: _Fate | None) -> Key:
     played = ("sets_played", -tally.sets_played, tally.sets_played)
+    missing = ("hands_missing", tally.hands_missing, tally.hands_missing)
     if format == "total":
-        return [played, _chain_item(tally, "points")]
+        return [played, missing, _chain_item(tally, "points")]
     if format == "table-points":
-        return [_chain_item(tally, "table_points"), played, _chain_item(tally, "points")]
+        return [_chain_item(tally, "table_points"), played, missing, _chain_item(tally, "points")]
     assert fate is not None
     last = math.inf  # no place or total: after everyone who has one
     still_in = fate.eliminated_in is None
     return [
         ("still_in", not still_in, still_in),
         ("round", -(fate.round or 0), fate.round),
+        # In the round that placed it: a complete (or live) set first, then an
+        # incomplete one (fewer hands missing first), then no set at all.
+        ("set_complete", 2 if fate.total is None else int(fate.missing > 0), fate.missing == 0),
+        ("set_hands_missing", fate.missing, fate.missing),
         ("place", (fate.place or last) if still_in else 0, fate.place),
         ("set_total", last if fate.total is None else fate.total, fate.total),
+        # Then, before the chain adds up every set: no hand missing anywhere first, so a
+        # set cut short (even one played after going out) never lifts its entry.
+        ("hands_missing", tally.hands_missing, tally.hands_missing),
     ]
+
+
+_LOWEST = (0, 0, 0)  # the share an incomplete set earns: the scale's lowest value
 
 
 def _chain_item(tally: _Tally, name: str) -> tuple[str, object, object]:

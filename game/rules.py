@@ -23,15 +23,26 @@ from game.cards import (
 from game.rulesets import (  # noqa: F401  (re-exported: callers use rules.get_ruleset)
     CALLS_ALLOWED,
     CARDS_PER_CALL,
+    DEFAULT_TABLE_RULES,
+    DIRECTOR_PENALTY_MAX,
+    DIRECTOR_PENALTY_MIN,
     RULESETS,
     HandSpec,
     Ruleset,
+    TableRules,
+    deal_problem,
     get_ruleset,
+)
+from game.sets import (  # noqa: F401  (re-exported: callers use rules.set_result)
+    TABLE_MAX,
+    TABLE_MIN,
+    SetResult,
+    ends_after,
+    set_result,
+    set_totals,
 )
 
 CHALLENGE_POINTS = 50
-DIRECTOR_PENALTY_MIN, DIRECTOR_PENALTY_MAX = 50, 500
-TABLE_MIN, TABLE_MAX = 3, 6
 
 OVERCALL, FALSE_LAYDOWN, CHALLENGE = "overcall", "false_laydown", "challenge"
 PENALTY_KINDS: tuple[str, ...] = (OVERCALL, FALSE_LAYDOWN, CHALLENGE)
@@ -41,10 +52,15 @@ PENALTY_LABELS = {OVERCALL: "Over-call", FALSE_LAYDOWN: "False laydown", CHALLEN
 FIELDS: tuple[str, ...] = ("number", "redeal", "went_out", "down_and_out", "scores", "penalties")
 
 
-def default_penalty_points(kind: str, director_penalty: int) -> int:
+def default_penalty_points(kind: str, table_rules: TableRules) -> int:
     """What a penalty costs when the director gives no amount: a challenge its fixed 50,
-    the others the event's agreed director penalty."""
-    return CHALLENGE_POINTS if kind == CHALLENGE else director_penalty
+    an over-call nothing where the event charges none, the others the agreed director
+    penalty."""
+    if kind == CHALLENGE:
+        return CHALLENGE_POINTS
+    if kind == OVERCALL and not table_rules.overcall_penalty:
+        return 0
+    return table_rules.director_penalty
 
 
 # --- What a director enters (the API's PUT body) ---------------------------------------
@@ -159,6 +175,10 @@ CODES: tuple[str, ...] = (
     "penalty_points_range",
     "extra_calls_not_allowed",
     "extra_calls_invalid",
+    "extra_calls_too_many",
+    "challenge_and_overcall",
+    "overcall_not_charged",
+    "penalty_points_fixed",
     "score_twice",
     "points_and_cards",
     "no_value",
@@ -170,6 +190,8 @@ CODES: tuple[str, ...] = (
     "went_out_cards",
     "too_many_cards",
     "points_over_bound",
+    "challenge_extra_calls",
+    "table_over_bound",
     "several_empty",
     "score_missing",
     "no_cards",
@@ -206,21 +228,21 @@ def score_hand(
     number: int,
     seats: Sequence[int],
     entry: HandEntry,
-    director_penalty: int = 100,
+    table_rules: TableRules = DEFAULT_TABLE_RULES,
 ) -> ScoredHand:
     """Check a director's entry for one hand at one table and score it.
 
-    `seats` are the positions playing at the table. Bad entry data never raises
+    `seats` are the positions playing at the table; `table_rules` what the event agreed
+    (the director penalty, whether an over-call is charged, whether a down and out
+    doubles, whether a penalty may carry its own amount). Bad entry data never raises
     anything but HandInvalid, carrying every problem found. The table, the deck and
-    the director penalty are the event's own settings, so a bad one there is a bug
-    in the caller and raises a plain ValueError.
+    the agreed rules are the event's own settings, so a bad one there is a bug in the
+    caller and raises a plain ValueError.
     """
     table = _table_seats(seats)
-    if not is_whole_number(director_penalty) or not (
-        DIRECTOR_PENALTY_MIN <= director_penalty <= DIRECTOR_PENALTY_MAX
-    ):
-        raise ValueError(f"director_penalty must be 50 to 500, not {director_penalty!r}")
-    return _HandCheck(ruleset, deck, table, director_penalty).run(number, entry)
+    if not isinstance(table_rules, TableRules):
+        raise ValueError(f"table_rules must be a TableRules, not {table_rules!r}")
+    return _HandCheck(ruleset, deck, table, table_rules).run(number, entry)
 
 
 def _table_seats(seats: Sequence[int]) -> tuple[int, ...]:
@@ -254,6 +276,9 @@ class _Charges:  # one seat's penalties, added up while they are checked
     points: int = 0
     extra_calls: int = 0
     sat_out: bool = False
+    # Challenged without extra_calls: if it holds more than three calls allow, the
+    # challenge was right and the director must say how many calls it made.
+    calls_unsaid: bool = False
 
 
 @dataclass
@@ -269,7 +294,7 @@ class _HandCheck:
     ruleset: Ruleset
     deck: Deck
     table: tuple[int, ...]
-    director_penalty: int
+    table_rules: TableRules
     problems: list[Problem] = field(default_factory=list)
     # Learnt while reading, in this order; None where the entry got it wrong.
     spec: HandSpec | None = None
@@ -315,6 +340,7 @@ class _HandCheck:
         self.charges = self.check_penalties(entry.penalties)
         held = self.check_scores(entry.scores)
         self.check_copies(held)
+        self.check_table_bound(held)
         if self.problems or spec is None or went_out is None:
             raise HandInvalid(self.problems)
 
@@ -397,8 +423,11 @@ class _HandCheck:
             why = f"down_and_out must be true or false, not {shown}"
             self.problem("down_and_out", "down_and_out_not_bool", why, value=shown)
             return False
-        if down_and_out and not self.ruleset.down_and_out_allowed:
-            why = "has no down and out: the others simply score their cards"
+        if down_and_out and not self.table_rules.doubles(self.ruleset):
+            why = (
+                "has no down and out unless the event agrees to it (trinidad_doubling): "
+                "the others simply score their cards"
+            )
             self.problem(
                 "down_and_out",
                 "down_and_out_not_allowed",
@@ -478,7 +507,25 @@ class _HandCheck:
             charge.points += points
             charge.extra_calls = max(charge.extra_calls, extra)
             charge.sat_out = charge.sat_out or kind == CHALLENGE
+            charge.calls_unsaid |= kind == CHALLENGE and item.extra_calls is None
+        self.check_challenge_remedy(seen)
         return charges
+
+    def check_challenge_remedy(self, seen: set[tuple[int, str]]) -> None:
+        """In Trinidad the challenge is the remedy for over-calling: a seat is charged
+        one or the other in a hand, never both."""
+        if not self.ruleset.challenge_allowed:
+            return
+        for seat in sorted({seat for seat, kind in seen if kind == CHALLENGE}):
+            if (seat, OVERCALL) in seen:
+                why = (
+                    f"is charged both a challenge and an over-call, but in a "
+                    f"{self.ruleset.code} set the challenge is the remedy for over-calling: "
+                    "charge the challenge only, with its extra_calls"
+                )
+                self.problem(
+                    "penalties", "challenge_and_overcall", f"seat {seat} {why}", seats=(seat,)
+                )
 
     def penalty_points(self, item: PenaltyEntry, seat: int, went_out: bool) -> int:
         kind, points, who = item.kind, item.points, f"seat {seat}"
@@ -507,8 +554,30 @@ class _HandCheck:
             self.problem(
                 "penalties", "overcall_went_out", f"{who} went out, but {why}", seats=(seat,)
             )
-        if points is None:
-            return default_penalty_points(kind, self.director_penalty)
+        agreed = default_penalty_points(kind, self.table_rules)
+        if points is None or (is_whole_number(points) and points == agreed):
+            return agreed
+        if kind == OVERCALL and not self.table_rules.overcall_penalty:
+            why = "this event charges nothing for an over-call (it is recorded for its calls)"
+            self.problem(
+                "penalties",
+                "overcall_not_charged",
+                f"{who}: {why}, so give no points, not {_show(points)}",
+                seats=(seat,),
+                value=_show(points),
+            )
+            return 0
+        if not self.table_rules.penalty_per_hand:
+            why = f"this event's agreed penalty is {agreed} points"
+            self.problem(
+                "penalties",
+                "penalty_points_fixed",
+                f"{who}: {why}, not {_show(points)} (amounts per hand are not allowed)",
+                seats=(seat,),
+                value=_show(points),
+                agreed=agreed,
+            )
+            return agreed
         if (
             not is_whole_number(points)
             or not DIRECTOR_PENALTY_MIN <= points <= DIRECTOR_PENALTY_MAX
@@ -541,7 +610,27 @@ class _HandCheck:
                 "penalties", "extra_calls_invalid", f"{who}: {why}", seats=(seat,), value=shown
             )
             return least
+        most = self.most_extra_calls()
+        if extra > most:
+            why = (
+                f"{extra} extra calls is more than the deck allows: each call takes "
+                f"{CARDS_PER_CALL} cards, so at most {most} beyond three"
+            )
+            self.problem(
+                "penalties",
+                "extra_calls_too_many",
+                f"{who}: {why}",
+                seats=(seat,),
+                extra=extra,
+                most=most,
+            )
+            return least
         return extra
+
+    def most_extra_calls(self) -> int:
+        """The most calls beyond three that the deck can feed one player in this hand."""
+        dealt = self.spec.cards_dealt if self.spec is not None else 0
+        return max(0, (self.deck.size - dealt) // CARDS_PER_CALL - CALLS_ALLOWED)
 
     # RULES.md, "Consequences for score entry", rules 1-3.
     def check_scores(self, raw: object) -> dict[int, _Held]:
@@ -621,7 +710,10 @@ class _HandCheck:
             self.problem("scores", "went_out_cards", why, count=len(cards), **on_seat)
             return None
         most, why = self.most_held(seat)
-        if len(cards) > most:
+        if len(cards) > most and self.charges[seat].calls_unsaid:
+            calls = -(-(len(cards) - most) // CARDS_PER_CALL)
+            self.challenge_needs_calls(seat, f"{len(cards)} cards", most, why, calls=calls)
+        elif len(cards) > most:
             message = f"{who}: {len(cards)} cards, but a player can hold at most {most} ({why})"
             self.problem(
                 "scores",
@@ -638,7 +730,9 @@ class _HandCheck:
         """RULES.md rule 3: no more than the dearest cards a player can hold are worth."""
         most, why = self.most_held(seat)
         bound = self.deck.max_points(most)
-        if points > bound:
+        if points > bound and self.charges[seat].calls_unsaid:
+            self.challenge_needs_calls(seat, f"{points} points", most, why, calls=None)
+        elif points > bound:
             message = f"{points} points is more than {most} cards can hold ({bound}; {why})"
             self.problem(
                 "scores",
@@ -650,6 +744,27 @@ class _HandCheck:
                 bound=bound,
                 why=why,
             )
+
+    def challenge_needs_calls(
+        self, seat: int, holds: str, most: int, why: str, *, calls: int | None
+    ) -> None:
+        """A challenged seat holding more than three calls allow: the challenge was
+        right, and its extra calls are what make the hand possible."""
+        least = f"at least {calls}" if calls else "at least 1"
+        message = (
+            f"seat {seat}: {holds} is more than {most} cards allow ({why}); the challenge "
+            f"was right, so give its extra_calls, the calls seat {seat} made beyond three "
+            f"({least})"
+        )
+        self.problem(
+            "scores",
+            "challenge_extra_calls",
+            message,
+            seats=(seat,),
+            holds=holds,
+            most=most,
+            least=least,
+        )
 
     def most_held(self, seat: int) -> tuple[int, str]:
         """How many cards this seat can hold in this hand, and why."""
@@ -688,7 +803,17 @@ class _HandCheck:
                 )
 
     def check_copies(self, held: dict[int, _Held]) -> None:
-        """RULES.md rule 5: the table cannot hold more of a card than the deck has."""
+        """RULES.md rule 5: the table cannot hold more of a card than the deck has.
+
+        A Trinidad player who sat out after a challenge put their cards at the bottom
+        of the discard pile, from where they can come back into play: their cards are
+        checked on their own, not against the rest of the table's."""
+        sat_out = {seat for seat, charge in self.charges.items() if charge.sat_out}
+        self.check_copies_among({s: h for s, h in held.items() if s not in sat_out})
+        for seat in sorted(sat_out):
+            self.check_copies_among({seat: held[seat]})
+
+    def check_copies_among(self, held: dict[int, _Held]) -> None:
         count = Counter(card for seat_held in held.values() for card in seat_held.cards or ())
         for card, n in count.items():
             copies = self.deck.copies(card)
@@ -708,43 +833,35 @@ class _HandCheck:
                     copies=copies,
                 )
 
+    def check_table_bound(self, held: dict[int, _Held]) -> None:
+        """The table as a whole: the seats' card points together cannot be more than
+        the dearest cards they can hold between them are worth. Each seat within its
+        own bound is not enough: three seats at 400 in hand 9 would need 12 jokers.
+        Seats that sat out a challenge are left out (their cards went back into play),
+        as is any table where a seat is already over its own bound."""
+        if any(p.code in _SEAT_BOUND_CODES for p in self.problems) or self.spec is None:
+            return
+        counted = [
+            seat for seat in self.table if seat != self.went_out and not self.charges[seat].sat_out
+        ]
+        points = sum(held[seat].points for seat in counted)
+        cards = sum(self.most_held(seat)[0] for seat in counted)
+        bound = self.deck.max_points(cards)
+        if len(counted) > 1 and points > bound:
+            message = (
+                f"the seats' card points add up to {points}, more than the {cards} cards "
+                f"they can hold between them are worth ({bound}, from a deck of "
+                f"{self.deck.size}): check the scores"
+            )
+            self.problem(
+                "scores",
+                "table_over_bound",
+                message,
+                seats=counted,
+                points=points,
+                cards=cards,
+                bound=bound,
+            )
 
-# --- A whole set ------------------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class SetResult:
-    totals: dict[int, int]
-    # (place, seats sharing it), lowest total first; tied seats share a place and
-    # the next place is skipped (standard competition ranking, "1224").
-    places: tuple[tuple[int, tuple[int, ...]], ...]
-
-    def place_of(self, seat: int) -> int:
-        for place, seats in self.places:
-            if seat in seats:
-                return place
-        raise KeyError(seat)
-
-
-def set_totals(hands: Iterable[ScoredHand], seats: Iterable[int]) -> dict[int, int]:
-    """Each seat's set total; a redeal has no results, so it adds nothing."""
-    totals = {seat: 0 for seat in seats}
-    for hand in hands:
-        for result in hand.results:
-            if result.seat not in totals:
-                raise ValueError(f"hand {hand.number} scores seat {result.seat}, not at the table")
-            totals[result.seat] += result.score
-    return totals
-
-
-def set_result(totals: Mapping[int, int]) -> SetResult:
-    """The finishing order of a set: the lowest total wins."""
-    ordered = sorted(totals.items(), key=lambda item: (item[1], item[0]))
-    places: list[tuple[int, tuple[int, ...]]] = []
-    for i, (seat, total) in enumerate(ordered):
-        if i and total == ordered[i - 1][1]:
-            place, tied = places[-1]
-            places[-1] = (place, (*tied, seat))
-        else:
-            places.append((i + 1, (seat,)))
-    return SetResult(totals=dict(totals), places=tuple(places))
+_SEAT_BOUND_CODES = frozenset({"points_over_bound", "too_many_cards", "challenge_extra_calls"})

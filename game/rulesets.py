@@ -1,15 +1,17 @@
 """The rulesets: how many hands a set has, the cards dealt and the contract of each
-(RULES.md, the Jamaican and the Trinidad tables). No Django here."""
+(RULES.md, the Jamaican and the Trinidad tables); what an event agrees on top of its
+ruleset (`TableRules`); whether a deck can deal a set at all. No Django here."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 
-from game.cards import is_whole_number
+from game.cards import Deck, is_whole_number
 
 CALLS_ALLOWED = 3  # per player per hand
 CARDS_PER_CALL = 2  # the discard plus one from the stock
+DIRECTOR_PENALTY_MIN, DIRECTOR_PENALTY_MAX = 50, 500
 
 
 _COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
@@ -117,3 +119,67 @@ def get_ruleset(code: str) -> Ruleset:
     except (KeyError, TypeError):
         valid = ", ".join(RULESETS)
         raise ValueError(f"unknown ruleset {code!r}: the rulesets are {valid}") from None
+
+
+# --- What an event agrees on top of its ruleset --------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRules:
+    """The agreed variants the rules engine applies to every hand of an event.
+
+    RULES.md leaves these to "prior agreement": an event sets them (`Event.table_rules`),
+    and a house ruleset can supply the same object. Plain values, checked here, so a
+    bad one is a bug in the caller (ValueError), never a director's mistake.
+    """
+
+    # What an over-call or a false laydown costs (RULES.md: 50 to 500).
+    director_penalty: int = 100
+    # Whether an over-call is charged. Without it an over-call is still recorded, for
+    # the extra cards its calls brought and because the player may not go out; it
+    # costs nothing.
+    overcall_penalty: bool = True
+    # Whether a down and out doubles the others' card points; None: the ruleset's own
+    # rule (Jamaica doubles, Trinidad does not unless the event agrees to it).
+    down_and_out: bool | None = None
+    # Whether a penalty may carry its own amount (50 to 500) instead of the agreed one.
+    penalty_per_hand: bool = False
+
+    def __post_init__(self) -> None:
+        penalty = self.director_penalty
+        if not is_whole_number(penalty) or not (
+            DIRECTOR_PENALTY_MIN <= penalty <= DIRECTOR_PENALTY_MAX
+        ):
+            raise ValueError(f"director_penalty must be 50 to 500, not {penalty!r}")
+        for name in ("overcall_penalty", "penalty_per_hand"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        if self.down_and_out is not None and not isinstance(self.down_and_out, bool):
+            raise ValueError(f"down_and_out must be true, false or None, not {self.down_and_out!r}")
+
+    def doubles(self, ruleset: Ruleset) -> bool:
+        """Whether a down and out doubles the others' card points in this ruleset."""
+        return ruleset.down_and_out_allowed if self.down_and_out is None else self.down_and_out
+
+
+DEFAULT_TABLE_RULES = TableRules()
+
+
+def deal_problem(ruleset: Ruleset, deck: Deck, players: int) -> str | None:
+    """Why `deck` cannot deal every hand of a set to a table of `players` (None: it can).
+
+    A deal gives each player their cards and leaves at least one card for the stock:
+    hand 7 of a Jamaican set at a table of four needs 4 x 14 + 1 = 57 cards, more than
+    one pack without jokers holds. The first hand that cannot be dealt is named.
+    """
+    spec = next((h for h in ruleset.hands if h.cards_dealt * players + 1 > deck.size), None)
+    if spec is None:
+        return None
+    dealt = spec.cards_dealt * players
+    packs = "1 pack" if deck.packs == 1 else f"{deck.packs} packs"
+    jokers = "no jokers" if not deck.jokers else f"{deck.jokers} joker" + "s" * (deck.jokers > 1)
+    return (
+        f"hand {spec.number} deals {spec.cards_dealt} cards to each of {players} players "
+        f"({dealt}) and needs at least one more for the stock, but {packs} and {jokers} "
+        f"make {deck.size} cards"
+    )

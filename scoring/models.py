@@ -209,6 +209,7 @@ STANDING_FIGURES = (
     "points",
     "table_points",
     "sets_played",
+    "sets_incomplete",
     "hands_won",
     "penalty_points",
     "best_set",
@@ -233,6 +234,10 @@ class Standing(models.Model):
     points = models.PositiveIntegerField(default=0)
     table_points = models.DecimalField(max_digits=8, decimal_places=2, default=0)
     sets_played = models.PositiveSmallIntegerField(default=0)
+    # Of the sets played, those over without all their hands, and why: a list of
+    # {"round", "table", "played", "hands", "why"} ("withdrew", "short" or "forced").
+    sets_incomplete = models.PositiveSmallIntegerField(default=0)
+    incomplete = models.JSONField(default=list, blank=True)
     hands_won = models.PositiveSmallIntegerField(default=0)
     penalty_points = models.PositiveIntegerField(default=0)
     best_set = models.PositiveIntegerField(null=True, blank=True)

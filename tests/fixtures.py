@@ -170,6 +170,21 @@ def hand(went_out: int, seats: int, *, base: int = 10, **extra) -> HandEntry:
     return HandEntry(went_out=went_out, scores=scores, **extra)
 
 
+def hand_at(seats, went_out: int | None = None, *, base: int = 10) -> HandEntry:
+    """A scored hand for exactly these seats (a table that lost a player): the first
+    seat, or `went_out`, scores 0; the others base+seat points."""
+    seats = list(seats)
+    out = seats[0] if went_out is None else went_out
+    scores = tuple(SeatEntry(seat=s, points=0 if s == out else base + s) for s in seats)
+    return HandEntry(went_out=out, scores=scores)
+
+
+def play(table: Table, numbers, seats, *, by=None, base: int = 10) -> None:
+    """Record hands `numbers` at `table` for `seats`, through the service."""
+    for number in numbers:
+        services.record_hand(table=table, number=number, entry=hand_at(seats, base=base), by=by)
+
+
 def make_players(event: Event) -> list[Entry]:
     players = [Player.objects.create(name=n, club=c, country=k, rating=r) for n, c, k, r in PLAYERS]
     return [
@@ -235,7 +250,11 @@ def played_event(*, slug: str = "kingston", director=None, **fields) -> Event:
 
 
 def engine_problems(
-    entry: HandEntry, *, ruleset: str = "jamaica", number: object = 1
+    entry: HandEntry,
+    *,
+    ruleset: str = "jamaica",
+    number: object = 1,
+    table_rules: rules.TableRules = rules.DEFAULT_TABLE_RULES,
 ) -> tuple[rules.Problem, ...]:
     """Everything the rules engine finds wrong with `entry`, at a table of four."""
     with pytest.raises(rules.HandInvalid) as invalid:
@@ -245,6 +264,7 @@ def engine_problems(
             number=number,
             seats=(1, 2, 3, 4),
             entry=entry,
+            table_rules=table_rules,
         )
     return invalid.value.problems
 

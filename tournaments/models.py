@@ -18,7 +18,7 @@ from game.cards import Deck
 from game.clock import MAX_MINUTES
 from game.clock import Clock as GameClock
 from game.rulesets import Ruleset as GameRuleset
-from game.rulesets import get_ruleset
+from game.rulesets import TableRules, get_ruleset
 
 DIRECTOR_PENALTY_MIN = 50
 DIRECTOR_PENALTY_MAX = 500
@@ -122,6 +122,22 @@ class Event(models.Model):
         ],
         help_text="Points for an over-call or a false laydown, agreed before the event.",
     )
+    # The agreed variants (RULES.md: "by prior agreement"), read by the rules engine.
+    overcall_penalty = models.BooleanField(
+        default=True,
+        help_text="An over-call costs the director penalty. Off: it is recorded for the "
+        "extra cards its calls brought, at no cost.",
+    )
+    trinidad_doubling = models.BooleanField(
+        default=False,
+        help_text="A Trinidad set doubles the others' card points on a down and out "
+        "(the sources are silent; off by default). Only for a Trinidad set.",
+    )
+    penalty_per_hand = models.BooleanField(
+        default=False,
+        help_text="A director may charge a penalty of another amount (50 to 500) in a hand; "
+        "off, every penalty costs the agreed amount.",
+    )
     table_points = models.JSONField(
         default=default_table_points,
         help_text="Placement points per table, best place first (ties share).",
@@ -206,6 +222,23 @@ class Event(models.Model):
     def deck(self) -> Deck:
         return Deck(packs=self.packs, jokers=self.jokers)
 
+    @property
+    def table_rules(self) -> TableRules:
+        """What the event agreed, as the rules engine reads it for every hand."""
+        return TableRules(
+            director_penalty=self.director_penalty,
+            overcall_penalty=self.overcall_penalty,
+            down_and_out=True if self.trinidad_doubling else None,
+            penalty_per_hand=self.penalty_per_hand,
+        )
+
+    @property
+    def largest_table(self) -> int:
+        """The most players the event's seating puts at a table: five when the odd
+        players go to tables of five, else four (a director's move may add more; a
+        round is checked again when it is published)."""
+        return 5 if self.odd_tables == OddTables.FIVES else 4
+
 
 class Entry(models.Model):
     """A player registered in an event."""
@@ -261,6 +294,8 @@ class Round(models.Model):
     forced_close = models.BooleanField(default=False)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # Who closed, force-closed or reopened the round, and when.
+    history = HistoricalRecords()
 
     class Meta:
         ordering = ["event", "number"]
@@ -285,6 +320,10 @@ class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
     locked = models.BooleanField(default=False)
+    # Players left mid-round and fewer than three were left for the next hand: the
+    # table plays no hand after this one, and its sets are incomplete. Kept in step
+    # with the seats' leave points by the services (`game.sets.ends_after`).
+    closed_after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
     history = HistoricalRecords()
 
     class Meta:

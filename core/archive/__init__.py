@@ -29,10 +29,13 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from core.services.events import EVENT_FIELDS as EVENT_SETTINGS
+from game.rulesets import get_ruleset
+from game.sets import ends_after
 from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty, Proposal, Standing
 from tournaments.models import (
     Announcement,
     Entry,
+    Event,
     Player,
     PlayerCode,
     Round,
@@ -42,9 +45,13 @@ from tournaments.models import (
 )
 
 FORMAT = "kalooki-event"
-# 2: the event's table_entry and clock settings, the players' codes and their entries
-# (proposals), the round clocks and announcements.
+# 2: the event's agreed rules (over-call penalty, Trinidad doubling, penalty amounts
+# per hand), its table_entry and clock settings, a table's end when too few players
+# were left, incomplete sets in the standings, the rounds' history, the players' codes
+# and their entries (proposals), the round clocks and announcements. A version 1
+# archive is upgraded as it is read.
 VERSION = 2
+READABLE_VERSIONS = (1, 2)
 HISTORY_FIELDS = ("history_date", "history_type", "history_change_reason", "history_user")
 
 
@@ -121,8 +128,15 @@ SECTIONS = (
             "published_at",
             "closed_at",
         ),
+        history=True,
     ),
-    Section("tables", Table, ("number", "locked"), refs={"round": "rounds"}, history=True),
+    Section(
+        "tables",
+        Table,
+        ("number", "locked", "closed_after_hand"),
+        refs={"round": "rounds"},
+        history=True,
+    ),
     Section(
         "seats",
         Seat,
@@ -190,7 +204,7 @@ SECTIONS = (
     Section(
         "standings",
         Standing,
-        ("rank", *STANDING_FIGURES, "status", "movement", "tiebreaks"),
+        ("rank", *STANDING_FIGURES, "status", "movement", "tiebreaks", "incomplete"),
         refs={"round": "rounds", "entry": "entries"},
         has_ids=False,
     ),
@@ -269,6 +283,75 @@ def renumber_quality(quality: Any, numbers: Mapping[int, int | None]) -> Any:
             pair = [numbers.get(x) if isinstance(x, int) else x for x in pair]
         pairs.append(pair)
     return {**quality, "repeat_pairs": pairs}
+
+
+def upgrade(payload: dict[str, Any], version: int) -> dict[str, Any]:
+    """An older archive's payload in the current version's shape (its checksum was
+    checked as written): what it lacks is what it meant."""
+    if version == 1:
+        payload = upgrade_from_1(payload)
+    return payload
+
+
+def upgrade_from_1(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no agreed rules, table ends, incomplete sets or round history. An
+    event whose penalties carry amounts other than the agreed one allowed them; a
+    table's end follows from its seats' leave points."""
+    payload = {**payload}
+    event = payload.get("event")
+    if not isinstance(event, dict):
+        return payload  # the checks that follow say what is wrong
+    agreed = event.get("director_penalty")
+    amounts = {
+        row.get("points")
+        for row in payload.get("penalties") or ()
+        if isinstance(row, dict) and row.get("kind") != "challenge"
+    }
+    event = {**event, "overcall_penalty": True, "trinidad_doubling": False}
+    event["penalty_per_hand"] = bool(amounts - {agreed})
+    payload["event"] = event
+    leave_points: dict[Any, list] = {}
+    for seat in payload.get("seats") or ():
+        if isinstance(seat, dict):
+            leave_points.setdefault(seat.get("table"), []).append(seat.get("left_after_hand"))
+    try:
+        hands = get_ruleset(event.get("ruleset")).hand_count
+    except ValueError:
+        hands = None
+    payload["tables"] = [
+        {**row, "closed_after_hand": ends(leave_points.get(row.get("id"), []), hands)}
+        if isinstance(row, dict)
+        else row
+        for row in payload.get("tables") or ()
+    ]
+    payload["standings"] = [
+        {**row, "sets_incomplete": 0, "incomplete": []} if isinstance(row, dict) else row
+        for row in payload.get("standings") or ()
+    ]
+    # Settings and rows that came after version 1 (players' entries, the venue screens):
+    # an event of then had their defaults and none of the rows.
+    for name in EVENT_FIELDS:
+        if name not in event:
+            field = Event._meta.get_field(name)
+            event[name] = encode(field, field.get_default())
+    for section in SECTIONS:
+        payload.setdefault(section.name, [])
+    history = payload.get("history")
+    if isinstance(history, dict):
+        tables = [
+            {**row, "closed_after_hand": None} if isinstance(row, dict) else row
+            for row in history.get("tables") or ()
+        ]
+        payload["history"] = {**history, "tables": tables, "rounds": []}
+        for section in HISTORY_SECTIONS:
+            payload["history"].setdefault(section.name, [])
+    return payload
+
+
+def ends(leave_points: list, hands: int | None) -> int | None:
+    if hands is None or not all(p is None or isinstance(p, int) for p in leave_points):
+        return None
+    return ends_after(leave_points, hands)
 
 
 def dumps(document: Mapping[str, Any]) -> str:

@@ -41,6 +41,7 @@ def history_rows(section: Section, event: Event) -> models.QuerySet:
     ).values("id")
     filters = {
         "entries": Q(event_id=event.pk),
+        "rounds": Q(event_id=event.pk),
         "tables": Q(round_id__in=rounds),
         "seats": Q(round_id__in=rounds),
         "hands": Q(table_id__in=table_ids) | Q(table_id__in=old_table_ids),

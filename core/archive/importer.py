@@ -32,6 +32,7 @@ from core.archive import (
     FORMAT,
     HISTORY_SECTIONS,
     IMPLICIT_EVENT,
+    READABLE_VERSIONS,
     SECTIONS,
     VERSION,
     ArchiveError,
@@ -39,6 +40,7 @@ from core.archive import (
     checksum,
     decode,
     renumber_quality,
+    upgrade,
 )
 from core.archive.verify import check_event_settings, verify_event
 from core.errors import ServiceError
@@ -72,11 +74,12 @@ def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
         raise ArchiveError("The archive has no format version; it cannot be imported.")
-    if version != VERSION:
+    if version not in READABLE_VERSIONS:
         newer = " by a newer version of this software" if version > VERSION else ""
+        readable = ", ".join(str(v) for v in READABLE_VERSIONS)
         raise ArchiveError(
             f"The archive was written{newer} in format version {version}; this installation "
-            f"reads version {VERSION} only. Nothing was imported."
+            f"reads versions {readable} only. Nothing was imported."
         )
     payload = document.get("payload")
     if not isinstance(payload, dict) or not isinstance(document.get("checksum"), str):
@@ -93,7 +96,7 @@ def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
             "The archive is corrupted: its checksum does not match its contents "
             "(it was changed or damaged after it was exported). Nothing was imported."
         )
-    return payload
+    return upgrade(payload, version)
 
 
 @dataclass

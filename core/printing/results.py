@@ -55,6 +55,10 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
         else:
             title = f"Standings after round {standings.round} (provisional)"
         story.append(Paragraph(title, HEADING))
+        for notice in standings.notices:
+            story.append(Paragraph(markup(notice), BODY))
+        if standings.notices:
+            story.append(Spacer(1, 2 * mm))
         story.append(results_grid(event, standings.rows, width))
     stamp = timezone.localtime().strftime("%d %B %Y %H:%M")
     story.append(Spacer(1, 4 * mm))
@@ -84,6 +88,10 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
         name = markup(row.player.name)
         if row.status == "withdrawn":
             name += " <i>(withdrawn)</i>"
+        if row.incomplete:
+            name += (
+                "<br/><font size=7><i>incomplete: " + markup(row.incomplete_text) + "</i></font>"
+            )
         line = [
             str(row.rank),
             Paragraph(name, CELL),

@@ -43,6 +43,18 @@ from tournaments.models import Event, Round, Seat
 from tournaments.models import Table as GameTable
 
 
+def agreed_rules(event: Event) -> str:
+    """What the event agreed, in a line of the score sheet's heading."""
+    amount = event.director_penalty
+    if event.overcall_penalty:
+        text = f"Over-call or false laydown: {amount} points."
+    else:
+        text = f"False laydown: {amount} points; an over-call is recorded, not charged."
+    if event.trinidad_doubling:
+        text += " Down and out doubles the others' cards."
+    return text
+
+
 def round_tables(event: Event, round_: Round) -> list[tuple[GameTable, list[Seat]]]:
     """The round's tables in order, each with its seats in order: 3 queries."""
     seated = round_with_seating(event, round_.number)
@@ -167,7 +179,7 @@ def score_sheets_pdf(
             Paragraph(
                 markup(
                     f"{ruleset.name}: {ruleset.hand_count} hands. Lowest total wins. "
-                    f"Over-call or false laydown: {event.director_penalty} points."
+                    + agreed_rules(event)
                 ),
                 BODY,
             ),

@@ -12,10 +12,10 @@ from django.http import Http404
 
 from core.selectors.access import User, visible_events
 from core.selectors.events import round_with_seating, table_of
-from core.selectors.progress import RoundProgress, round_progress, tables_progress
+from core.selectors.progress import FORCED, RoundProgress, round_progress, tables_progress
 from core.selectors.screens import FieldRow, SeatingRow, field_of, seating_board
 from core.selectors.standings import Standings, standings_after
-from game import rules
+from game import ranking, rules
 from scoring.models import Hand, HandScore, Standing
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Player, Round, Seat, Table
 
@@ -127,11 +127,13 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
         .annotate(
             total=Sum("score"),
             won=Count("pk", filter=Q(hand__went_out_id=F("seat_id"))),
+            played=Count("pk"),
         )
         .order_by()
     }
     progress = {t.number: t for t in tables_progress(event, number)}
     needed = event.rules.hand_count
+    closed = round_.status == Round.Status.CLOSED
     tables = []
     for table in round_.tables.all():
         seats = list(table.seats.all())
@@ -139,12 +141,25 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
         result = rules.set_result(totals)
         place = {seat: result.place_of(seat) for seat in totals}
         state = progress[table.number]
+
+        def incomplete(seat: Seat, table: Table = table) -> bool:
+            set_state, _ = ranking.set_state(
+                played=(per_seat.get(seat.pk) or {}).get("played") or 0,
+                hands=needed,
+                left_after=seat.left_after_hand,
+                ended_after=table.closed_after_hand,
+                over=closed,
+            )
+            return set_state == ranking.INCOMPLETE
+
         tables.append(
             {
                 "number": table.number,
                 "hands_scored": state.entered,
-                "finished": state.complete,
+                "finished": state.done,
                 "playing": state.playing,
+                "state": state.state,
+                "why": state.why,
                 "seats": [
                     {
                         "seat": s.position,
@@ -154,6 +169,7 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
                         "won": (per_seat.get(s.pk) or {}).get("won") or 0,
                         "place": place[s.position],
                         "left_after_hand": s.left_after_hand,
+                        "incomplete": incomplete(s),
                     }
                     for s in sorted(seats, key=lambda s: (place[s.position], s.position))
                 ],
@@ -162,7 +178,8 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
     return {
         "round": round_.number,
         "status": round_.status,
-        "closed": round_.status == Round.Status.CLOSED,
+        "closed": closed,
+        "forced": any(t["state"] == FORCED for t in tables),
         "hands_needed": needed,
         "tables": tables,
         "finished": sum(1 for t in tables if t["finished"]),

@@ -46,7 +46,15 @@ def players(user: User, search: str | None = None) -> QuerySet[Player]:
 
 
 def entries_of(event: Event, status: str | None = None) -> QuerySet[Entry]:
-    found = Entry.objects.filter(event=event).select_related("player").order_by("id")
+    """The event's entries with their players and, as `left_after_hand`, the leave
+    point of their seat in the round in play (None: not seated, or not leaving)."""
+    in_play = Seat.objects.filter(entry=OuterRef("pk"), round__status=Round.Status.PUBLISHED)
+    found = (
+        Entry.objects.filter(event=event)
+        .select_related("player")
+        .annotate(left_after_hand=Subquery(in_play.values("left_after_hand")[:1]))
+        .order_by("id")
+    )
     if status:
         found = found.filter(status=status)
     return found
@@ -54,6 +62,25 @@ def entries_of(event: Event, status: str | None = None) -> QuerySet[Entry]:
 
 def rounds_of(event: Event) -> QuerySet[Round]:
     return Round.objects.filter(event=event).order_by("number")
+
+
+def seat_in_play(entry: Entry) -> Seat | None:
+    """The entry's seat in the event's round in play (with its table, round, event and
+    player), if it has one: one query."""
+    return (
+        Seat.objects.select_related("table__round__event", "entry__player")
+        .filter(entry=entry, round__status=Round.Status.PUBLISHED)
+        .first()
+    )
+
+
+def seats_leaving(round_: Round) -> list[Seat]:
+    """The round's seats whose players left mid-round, by table: one query."""
+    return list(
+        Seat.objects.filter(round=round_, left_after_hand__isnull=False)
+        .select_related("table", "entry__player")
+        .order_by("table__number", "position")
+    )
 
 
 def round_of(event: Event, number: int) -> Round:

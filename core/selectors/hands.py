@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 from django.http import Http404
 
+from core.selectors.progress import TableProgress
 from game import rules
 from game.rulesets import HandSpec
 from scoring.models import Hand, HandScore, Penalty
-from tournaments.models import Seat, Table
+from tournaments.models import Round, Seat, Table
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,10 @@ class SheetRow:
 
     spec: HandSpec
     hand: HandView | None
-    state: str  # "scored", "playing" (the first not scored), "redeal" or "waiting"
+    # "scored"; "playing" (the first not scored while the round is in play), "redeal"
+    # (dealt again, not yet scored) or "waiting"; "missing" (the round was closed
+    # without it) or "void" (after the table closed short: never to be played).
+    state: str
     cells: tuple[Cell, ...] = ()  # by seat, for a scored hand
 
     @property
@@ -142,6 +146,20 @@ class TableSheet:
     seats: tuple[SeatView, ...]
     rows: tuple[SheetRow, ...]  # every hand of the set, in order
     totals: dict[int, int]  # each seat's set total so far
+    progress: TableProgress  # what is scored and missing, and the table's state
+
+    @property
+    def state(self) -> str:
+        """playing, complete, closed or forced (`core.selectors.progress`)."""
+        return self.progress.state
+
+    @property
+    def why(self) -> str:
+        return self.progress.why
+
+    @property
+    def closed_after(self) -> int | None:
+        return self.progress.closed_after
 
     @property
     def number(self) -> int:
@@ -175,7 +193,8 @@ class TableSheet:
 
     @property
     def complete(self) -> bool:
-        return self.playing is None
+        """Every hand of the set scored."""
+        return self.progress.complete
 
     @property
     def playing_contract(self) -> str | None:
@@ -303,6 +322,15 @@ def table_sheet(table: Table) -> TableSheet:
     spec = table.round.event.rules
     seats = seat_views(table)
     recorded = current_hands(hands_of([table]))
+    progress = TableProgress(
+        table.number,
+        table.locked,
+        spec.hand_count,
+        scored=sorted(n for n, hand in recorded.items() if hand.scored),
+        redeals=sum(hand.deals - hand.scored for hand in recorded.values()),
+        closed_after=table.closed_after_hand,
+        round_closed=table.round.status == Round.Status.CLOSED,
+    )
     totals = {seat.seat: 0 for seat in seats}
     rows, playing = [], None
     for hand_spec in spec.hands:
@@ -322,12 +350,16 @@ def table_sheet(table: Table) -> TableSheet:
                 )
                 for seat in seats
             )
+        elif hand_spec.number > progress.expected:
+            state = "void"
+        elif progress.round_closed:
+            state = "missing"
         elif playing is None:
             playing, state = hand_spec.number, "playing"
         else:
             state = "redeal" if hand is not None else "waiting"
         rows.append(SheetRow(spec=hand_spec, hand=hand, state=state, cells=cells))
-    return TableSheet(table=table, seats=seats, rows=tuple(rows), totals=totals)
+    return TableSheet(table=table, seats=seats, rows=tuple(rows), totals=totals, progress=progress)
 
 
 def playing_seats(table: Table, number: int) -> list[int]:

@@ -1,12 +1,36 @@
-"""How far a round has got, table by table: the director's dashboard and the public
-pages read it from here (one query)."""
+"""How far a round has got, table by table, and the state of each table: the
+director's dashboard, the public pages and the exports read it from here (one query).
+
+A table is in one of four states:
+- "playing": the round is in play and the table has hands still to play;
+- "complete": every hand of the set is scored;
+- "closed": players left mid-round and fewer than three were left for the next hand,
+  so the table ended after a hand (`Table.closed_after_hand`) with every hand up to it
+  scored; its sets are incomplete;
+- "forced": the director closed the round while this table still had hands missing;
+  its sets are incomplete.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from scoring.models import Hand
-from tournaments.models import Event, Table
+from tournaments.models import Event, Round, Table
+
+PLAYING, COMPLETE, CLOSED, FORCED = "playing", "complete", "closed", "forced"
+TABLE_STATES = (PLAYING, COMPLETE, CLOSED, FORCED)
+
+
+def as_ranges(numbers: list[int]) -> str:
+    """'4-9' or '2, 5': hand numbers as ranges."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 @dataclass
@@ -16,34 +40,72 @@ class TableProgress:
     needed: int  # hands in a set
     scored: list[int] = field(default_factory=list)  # the hand numbers scored
     redeals: int = 0
+    closed_after: int | None = None  # the table ended after this hand (too few left)
+    round_closed: bool = False
 
     @property
     def entered(self) -> int:
         return len(self.scored)
 
     @property
-    def missing(self) -> list[int]:
-        return [n for n in range(1, self.needed + 1) if n not in self.scored]
+    def expected(self) -> int:
+        """How many hands this table plays: the set, or up to the hand it ended after."""
+        return self.needed if self.closed_after is None else self.closed_after
 
     @property
-    def complete(self) -> bool:
+    def missing(self) -> list[int]:
+        """The hands this table should have played that are not scored."""
+        return [n for n in range(1, self.expected + 1) if n not in self.scored]
+
+    @property
+    def done(self) -> bool:
+        """Nothing left to enter: the set is complete, or the table ended short."""
         return not self.missing
 
     @property
+    def complete(self) -> bool:
+        """Every hand of the set scored."""
+        return self.done and self.closed_after is None
+
+    @property
+    def state(self) -> str:
+        """One of TABLE_STATES (see the module's docstring)."""
+        if self.complete:
+            return COMPLETE
+        if self.round_closed and self.missing:
+            return FORCED
+        if self.done:
+            return CLOSED
+        return PLAYING
+
+    @property
+    def why(self) -> str:
+        """Why a table stopped short of a complete set, in words ("" otherwise)."""
+        state = self.state
+        if state == CLOSED:
+            return (
+                f"Closed after hand {self.closed_after}: fewer than three players were left, "
+                "so the sets here are incomplete."
+            )
+        if state == FORCED:
+            return (
+                f"Closed with hands {self.missing_text} missing (the director forced the round "
+                "closed), so the sets here are incomplete."
+            )
+        return ""
+
+    @property
     def playing(self) -> int | None:
-        """The hand being played: the first not scored."""
+        """The hand being played: the first not scored (None once nothing is left to
+        play, or the round is closed)."""
+        if self.round_closed:
+            return None
         return next(iter(self.missing), None)
 
     @property
     def missing_text(self) -> str:
         """'4-9' or '2, 5': the hands still to enter, as ranges."""
-        runs: list[list[int]] = []
-        for n in self.missing:
-            if runs and runs[-1][-1] == n - 1:
-                runs[-1].append(n)
-            else:
-                runs.append([n])
-        return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+        return as_ranges(self.missing)
 
 
 @dataclass
@@ -54,7 +116,17 @@ class RoundProgress:
 
     @property
     def finished(self) -> int:
-        return sum(1 for t in self.tables if t.complete)
+        """Tables with nothing left to play: complete, or ended short."""
+        return sum(1 for t in self.tables if t.done)
+
+    @property
+    def forced(self) -> list[TableProgress]:
+        """The tables the director's forced close left with hands missing."""
+        return [t for t in self.tables if t.state == FORCED]
+
+    @property
+    def closed_short(self) -> list[TableProgress]:
+        return [t for t in self.tables if t.state == CLOSED]
 
     @property
     def hands_needed(self) -> int:
@@ -80,9 +152,9 @@ class RoundProgress:
     def missing(self) -> list[str]:
         """Each table that lacks scored hands, in words: 'table 3 has 7 of 9 hands'."""
         return [
-            f"table {t.number} has {t.entered} of {t.needed} hands"
+            f"table {t.number} has {t.entered} of {t.expected} hands"
             for t in self.tables
-            if not t.complete
+            if t.missing
         ]
 
 
@@ -93,13 +165,26 @@ def tables_progress(event: Event, number: int) -> list[TableProgress]:
     scored: dict[int, set[int]] = {}
     rows = (
         Table.objects.filter(round__event=event, round__number=number)
-        .values_list("number", "locked", "hands__number", "hands__outcome")
+        .values_list(
+            "number",
+            "locked",
+            "closed_after_hand",
+            "round__status",
+            "hands__number",
+            "hands__outcome",
+        )
         .order_by("number")
     )
-    for table_number, locked, hand, outcome in rows:
+    for table_number, locked, closed_after, status, hand, outcome in rows:
         progress = tables.get(table_number)
         if progress is None:
-            progress = tables[table_number] = TableProgress(table_number, locked, needed)
+            progress = tables[table_number] = TableProgress(
+                table_number,
+                locked,
+                needed,
+                closed_after=closed_after,
+                round_closed=status == Round.Status.CLOSED,
+            )
         if outcome == Hand.Outcome.SCORED:
             scored.setdefault(table_number, set()).add(hand)
         elif outcome == Hand.Outcome.REDEAL:

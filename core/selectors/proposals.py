@@ -235,7 +235,7 @@ def would_record(
             number=number,
             seats=[seat.position for seat in playing],
             entry=entry_from_document(document),
-            director_penalty=event.director_penalty,
+            table_rules=event.table_rules,
         )
     except (rules.HandInvalid, TypeError, ValueError) as invalid:
         return None, (str(invalid),)

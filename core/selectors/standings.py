@@ -37,15 +37,22 @@ def entry_records(event: Event) -> list[ranking.EntryRecord]:
 
 
 def set_records(event: Event, *, up_to: int) -> list[ranking.SetRecord]:
-    """Every entry's set at every table in rounds 1..up_to: one query."""
+    """Every entry's set at every table it was seated at in rounds 1..up_to that are in
+    play or closed, each in its state (`ranking.set_state`): 2 queries.
+
+    A seat with no hand scored yet has a set all the same: under way at 0 while its
+    round is in play (live standings keep it among the round's players instead of
+    below everyone whose table has started), incomplete once the round is closed or
+    the player has left."""
     hand_count = event.rules.hand_count
-    rows = (
-        HandScore.objects.filter(
+    scored = {
+        row["seat_id"]: row
+        for row in HandScore.objects.filter(
             hand__table__round__event=event,
             hand__table__round__number__lte=up_to,
             hand__outcome=Hand.Outcome.SCORED,
         )
-        .values("seat__entry_id", "hand__table__round__number", "hand__table__number")
+        .values("seat_id")
         .annotate(
             total=Sum("score"),
             penalties=Sum("penalty_points"),
@@ -53,41 +60,42 @@ def set_records(event: Event, *, up_to: int) -> list[ranking.SetRecord]:
             played=Count("pk"),
         )
         .order_by()
+    }
+    seats = Seat.objects.filter(
+        round__event=event, round__number__lte=up_to, round__status__in=PLAYED_ROUND_STATUSES
+    ).values_list(
+        "pk",
+        "entry_id",
+        "round__number",
+        "round__status",
+        "table__number",
+        "table__closed_after_hand",
+        "left_after_hand",
     )
-    return [
-        ranking.SetRecord(
-            entry=row["seat__entry_id"],
-            round=row["hand__table__round__number"],
-            table=row["hand__table__number"],
-            total=row["total"],
-            hands_won=row["won"],
-            penalty_points=row["penalties"],
-            complete=row["played"] >= hand_count,
+    records = []
+    for pk, entry, number, status, table, ended_after, left_after in seats:
+        row = scored.get(pk) or {"total": 0, "penalties": 0, "won": 0, "played": 0}
+        state, why = ranking.set_state(
+            played=row["played"],
+            hands=hand_count,
+            left_after=left_after,
+            ended_after=ended_after,
+            over=status == Round.Status.CLOSED,
         )
-        for row in rows
-    ]
-
-
-def unstarted_sets(round_: Round, sets: list[ranking.SetRecord]) -> list[ranking.SetRecord]:
-    """In the round in play, a seated player whose table has no hand yet has a set
-    under way all the same (at 0 so far): live standings keep them among the players
-    of the round instead of below everyone whose table has started."""
-    started = {s.entry for s in sets if s.round == round_.number}
-    return [
-        ranking.SetRecord(
-            entry=entry,
-            round=round_.number,
-            table=table,
-            total=0,
-            hands_won=0,
-            penalty_points=0,
-            complete=False,
+        records.append(
+            ranking.SetRecord(
+                entry=entry,
+                round=number,
+                table=table,
+                total=row["total"],
+                hands_won=row["won"],
+                penalty_points=row["penalties"],
+                state=state,
+                hands_missing=hand_count - row["played"] if state == ranking.INCOMPLETE else 0,
+                why=why,
+            )
         )
-        for entry, table in Seat.objects.filter(round=round_).values_list(
-            "entry_id", "table__number"
-        )
-        if entry not in started
-    ]
+    return records
 
 
 def ranks_after(event: Event, number: int) -> dict[int, int]:
@@ -117,6 +125,49 @@ class PlayerRef:
     name: str
 
 
+# How an incomplete set is explained wherever it matters (pages, CSV, PDF, API).
+WHY_WORDS = {
+    ranking.WITHDREW: "withdrew",
+    ranking.SHORT: "table closed: fewer than three players were left",
+    ranking.FORCED: "forced close: the round was closed with hands missing",
+}
+
+
+@dataclass(frozen=True)
+class IncompleteSet:
+    """A set that ended without all its hands, and why: it ranks after the round's
+    complete sets (`game.ranking`)."""
+
+    round: int
+    table: int
+    played: int
+    hands: int
+    why: str  # one of ranking.WHY_INCOMPLETE
+
+    @property
+    def reason(self) -> str:
+        return WHY_WORDS.get(self.why, self.why)
+
+    @property
+    def text(self) -> str:
+        """'round 2, table 1: 1 of 9 hands (withdrew)'."""
+        return (
+            f"round {self.round}, table {self.table}: {self.played} of {self.hands} hands "
+            f"({self.reason})"
+        )
+
+
+def incomplete_note(record: ranking.SetRecord, hands: int) -> dict:
+    """An incomplete set as a standing stores it (`Standing.incomplete`)."""
+    return {
+        "round": record.round,
+        "table": record.table,
+        "played": hands - record.hands_missing,
+        "hands": hands,
+        "why": record.why,
+    }
+
+
 @dataclass(frozen=True)
 class StandingRow:
     rank: int
@@ -126,11 +177,18 @@ class StandingRow:
     points: int
     table_points: float
     sets_played: int
+    sets_incomplete: int  # of the sets played, those over without all their hands
     hands_won: int
     penalty_points: int
     best_set: int | None
     movement: int | None  # places gained since the previous round (None: new)
     status: str
+    incomplete: tuple[IncompleteSet, ...] = ()  # its incomplete sets, round by round
+
+    @property
+    def incomplete_text(self) -> str:
+        """Every incomplete set in words, '; '-separated ("" when there is none)."""
+        return "; ".join(note.text for note in self.incomplete)
 
     @property
     def name(self) -> str:
@@ -154,8 +212,45 @@ class Standings:
     version: int
     round: int | None
     round_closed: bool
+    # The event's final standings: it is finished (the director said so) and these
+    # are after its last round.
     final: bool
     rows: tuple[StandingRow, ...]
+
+    def tables_where(self, why: str) -> dict[int, list[int]]:
+        """Round -> the tables whose sets ended incomplete for this reason (FORCED: the
+        round was force-closed with hands missing there; SHORT: too few players were
+        left), read from the rows' notes."""
+        found: dict[int, set[int]] = {}
+        for row in self.rows:
+            for note in row.incomplete:
+                if note.why == why:
+                    found.setdefault(note.round, set()).add(note.table)
+        return {number: sorted(tables) for number, tables in sorted(found.items())}
+
+    @property
+    def notices(self) -> list[str]:
+        """Why some sets of these standings are incomplete, table by table, in words."""
+        lines = []
+        for number, tables in self.tables_where(ranking.FORCED).items():
+            lines.append(
+                f"Round {number} was closed with hands missing at {tables_text(tables)} "
+                "(forced): the sets there are incomplete and rank after the round's "
+                "complete sets."
+            )
+        for number, tables in self.tables_where(ranking.SHORT).items():
+            lines.append(
+                f"In round {number}, {tables_text(tables)} closed early: fewer than three "
+                "players were left, so the sets there are incomplete."
+            )
+        return lines
+
+
+def tables_text(numbers: list[int]) -> str:
+    """'table 3' or 'tables 1, 2'."""
+    if len(numbers) == 1:
+        return f"table {numbers[0]}"
+    return "tables " + ", ".join(str(n) for n in numbers)
 
 
 ROW_FIELDS = (
@@ -167,17 +262,19 @@ ROW_FIELDS = (
     *STANDING_FIGURES,
     "movement",
     "status",
+    "incomplete",
 )
 
 
 def standings_after(event: Event, number: int | None = None) -> Standings:
     """The standings after round `number` (default: the latest round that has any).
 
-    Cached per standings version: a rebuild bumps the version, so a cached copy is
-    never stale; while nothing changes, a read costs one cache hit (and the event's
-    own row, which the caller has already loaded to check who may see it).
+    Cached per standings version (and event status, which makes them final): a
+    rebuild bumps the version, so a cached copy is never stale; while nothing changes,
+    a read costs one cache hit (and the event's own row, which the caller has already
+    loaded to check who may see it).
     """
-    key = f"standings:{event.pk}:{event.standings_version}:{number}"
+    key = f"standings:{event.pk}:{event.standings_version}:{event.status}:{number}"
     found = cache.get(key)
     if found is None:
         found = build_standings(event, number)
@@ -187,7 +284,7 @@ def standings_after(event: Event, number: int | None = None) -> Standings:
 
 def standing_row(values: tuple) -> StandingRow:
     """A row of `ROW_FIELDS` values as a StandingRow."""
-    rank, player_id, name, club, country, *figures, movement, status = values
+    rank, player_id, name, club, country, *figures, movement, status, incomplete = values
     figure = dict(zip(STANDING_FIGURES, figures, strict=True))
     figure["table_points"] = float(figure["table_points"])
     return StandingRow(
@@ -197,12 +294,14 @@ def standing_row(values: tuple) -> StandingRow:
         country=str(country or ""),
         movement=movement,
         status=status,
+        incomplete=tuple(IncompleteSet(**note) for note in incomplete or ()),
         **figure,
     )
 
 
 def build_standings(event: Event, number: int | None) -> Standings:
-    """2 queries: the round, then its rows as plain values."""
+    """2 queries: the round, then its rows as plain values (3 for a round asked for by
+    number in a finished event: whether it is the last)."""
     round_ = standings_round(event, number)
     rows = (
         Standing.objects.filter(round=round_).order_by("rank").values_list(*ROW_FIELDS)
@@ -210,10 +309,13 @@ def build_standings(event: Event, number: int | None) -> Standings:
         else []
     )
     closed = round_ is not None and round_.status == Round.Status.CLOSED
+    final = closed and event.status == Event.Status.FINISHED
+    if final and number is not None:
+        final = not event.rounds.filter(number__gt=round_.number).exists()
     return Standings(
         version=event.standings_version,
         round=round_.number if round_ else None,
         round_closed=closed,
-        final=closed and round_.number >= event.rounds_planned,
+        final=final,
         rows=tuple(standing_row(values) for values in rows),
     )

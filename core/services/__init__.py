@@ -12,8 +12,15 @@ from __future__ import annotations
 from core.services.codes import issue_codes
 from core.services.common import full_clean_or_raise, with_history_user
 from core.services.entries import create_player, register_entry, withdraw_entry
-from core.services.events import EVENT_FIELDS, create_event, update_event
+from core.services.events import (
+    EVENT_FIELDS,
+    check_event,
+    check_update,
+    create_event,
+    update_event,
+)
 from core.services.hands import Recorded, delete_hand, record_hand, score_rows
+from core.services.leaving import set_leave_point
 from core.services.proposals import (
     confirm_proposal,
     dispute_proposal,
@@ -21,7 +28,15 @@ from core.services.proposals import (
     identify_player,
     propose_hand,
 )
-from core.services.rounds import check_can_start, close_round, publish_round, start_round
+from core.services.rounds import (
+    check_can_finish,
+    check_can_start,
+    close_round,
+    finish_event,
+    publish_round,
+    reopen_round,
+    start_round,
+)
 from core.services.screens import (
     clock_action,
     post_announcement,
@@ -45,7 +60,10 @@ __all__ = [
     "MAX_SEED",
     "Recorded",
     "check_adjustable",
+    "check_can_finish",
     "check_can_start",
+    "check_event",
+    "check_update",
     "check_table_open",
     "clock_action",
     "close_round",
@@ -55,6 +73,7 @@ __all__ = [
     "delete_hand",
     "dispute_proposal",
     "find_seat",
+    "finish_event",
     "full_clean_or_raise",
     "identify_player",
     "issue_codes",
@@ -68,11 +87,13 @@ __all__ = [
     "refresh_standings",
     "register_entry",
     "remove_announcement",
+    "reopen_round",
     "reseat_round",
     "score_rows",
     "screens_changed",
     "seat_round",
     "seating_adjustable",
+    "set_leave_point",
     "start_round",
     "swap_players",
     "unlock_table",

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 
 from core.errors import InvalidInput, StateConflict
 from core.services.common import full_clean_or_raise, with_history_user
+from core.services.leaving import leave_table, rejoin_table, set_leave_point
 from core.services.screens import screens_changed
 from core.services.seating import reseat_draft_after_entry_change
 from core.services.standings import queue_standings_refresh
-from scoring.models import Hand
-from tournaments.models import Entry, Event, Player, Round, Seat
+from tournaments.models import Entry, Event, Player
 
 
 @transaction.atomic
@@ -48,6 +47,7 @@ def register_entry(
     entry = Entry.objects.filter(event=event, player=player).first()
     if entry is not None and entry.status == Entry.Status.ACTIVE:
         raise InvalidInput(f"{player.name} is already entered in this event.", field="player")
+    was_withdrawn = entry is not None  # an active one was refused above
     if entry is None:
         entry = Entry(event=event, player=player)
     entry.status = Entry.Status.ACTIVE
@@ -63,34 +63,41 @@ def register_entry(
     ):
         raise InvalidInput(f"Seed {entry.seed_number} is already taken.", field="seed_number")
     with_history_user(entry, by).save()
+    if was_withdrawn:
+        rejoin_table(entry, by)
     reseat_draft_after_entry_change(event, by)
     screens_changed(event)  # the field the public pages list before the first round
-    queue_standings_refresh(event)
+    queue_standings_refresh(event)  # their status, and perhaps their set
     return entry
 
 
 @transaction.atomic
-def withdraw_entry(*, entry: Entry, by: AbstractBaseUser | None = None) -> Entry:
+def withdraw_entry(
+    *, entry: Entry, left_after_hand: int | None = None, by: AbstractBaseUser | None = None
+) -> Entry:
     """Withdraw a player: they keep the results they have and are seated no more.
 
-    In a round in play, their table plays on without them: they play no hand after
-    the hands already recorded at their table, and score nothing more in that set.
+    In a round in play they leave their table after hand `left_after_hand` (by default
+    the last hand entered there): hands up to it take their score, later hands are
+    played without them, and their set is incomplete. A table left with fewer than
+    three players closes after that hand (`core.services.leaving`). Withdrawing again
+    with a leave point changes it.
     """
     # The event first, then the entry: the order a standings rebuild takes them in.
     Event.objects.select_for_update().get(pk=entry.event_id)
-    entry = Entry.objects.select_for_update(of=("self",)).select_related("event").get(pk=entry.pk)
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("event", "player")
+        .get(pk=entry.pk)
+    )
     if entry.status == Entry.Status.WITHDRAWN:
+        if left_after_hand is not None:
+            set_leave_point(entry=entry, left_after_hand=left_after_hand, by=by)
         return entry
+    leave_table(entry, left_after_hand, by)  # checked (and refused) before anything else
     entry.status = Entry.Status.WITHDRAWN
     entry.withdrawn_at = timezone.now()
     with_history_user(entry, by).save()
-    seat = Seat.objects.filter(
-        entry=entry, round__status=Round.Status.PUBLISHED, left_after_hand__isnull=True
-    ).first()
-    if seat is not None:
-        played = Hand.objects.filter(table_id=seat.table_id, outcome=Hand.Outcome.SCORED)
-        seat.left_after_hand = played.aggregate(n=Max("number"))["n"] or 0
-        with_history_user(seat, by).save()
     reseat_draft_after_entry_change(entry.event, by)
     screens_changed(entry.event)
     queue_standings_refresh(entry.event)

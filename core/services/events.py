@@ -4,6 +4,7 @@ raise a `ServiceError` naming the field and the reason; only then is anything wr
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any
 
@@ -13,9 +14,11 @@ from django.db import transaction
 from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import event_has_hands
 from core.services.common import full_clean_or_raise
+from core.services.rounds import check_can_finish
 from core.services.screens import screens_changed
 from core.services.standings import queue_standings_refresh
 from game.ranking import check_tiebreaks as check_chain
+from game.rulesets import deal_problem
 from tournaments.models import Event
 
 EVENT_FIELDS = (
@@ -29,6 +32,9 @@ EVENT_FIELDS = (
     "format",
     "rounds_planned",
     "director_penalty",
+    "overcall_penalty",
+    "trinidad_doubling",
+    "penalty_per_hand",
     "table_points",
     "advance_per_table",
     "seating",
@@ -41,7 +47,15 @@ EVENT_FIELDS = (
     "time_rule",
 )
 # Changing these after a hand is recorded would change what the recorded hands mean.
-SCORING_FIELDS = ("ruleset", "packs", "jokers", "director_penalty")
+SCORING_FIELDS = (
+    "ruleset",
+    "packs",
+    "jokers",
+    "director_penalty",
+    "overcall_penalty",
+    "trinidad_doubling",
+    "penalty_per_hand",
+)
 # Changing these changes how the recorded sets rank.
 RANKING_FIELDS = ("format", "table_points", "advance_per_table", "tiebreaks", "rounds_planned")
 
@@ -86,24 +100,52 @@ def check_unknown_fields(data: Mapping[str, Any]) -> None:
         raise InvalidInput({name: ["This is not an event setting."] for name in unknown})
 
 
+def check_agreed_rules(event: Event) -> None:
+    """The settings that must agree with each other, once the model's own checks pass:
+    the deck deals every hand to the largest table the seating makes, and Trinidad
+    doubling belongs to a Trinidad set."""
+    problem = deal_problem(event.rules, event.deck, event.largest_table)
+    if problem is not None:
+        raise InvalidInput(
+            {
+                "packs": [
+                    f"The deck is too small: {problem}. Add a pack or jokers "
+                    "(or seat tables of three for the odd players)."
+                    if event.largest_table > 4
+                    else f"The deck is too small: {problem}. Add a pack or jokers."
+                ]
+            }
+        )
+    if event.trinidad_doubling and not event.rules.challenge_allowed:
+        raise InvalidInput(
+            "Trinidad doubling is for a Trinidad set; a Jamaican set always doubles on a "
+            "down and out.",
+            field="trinidad_doubling",
+        )
+
+
+def check_event(event: Event) -> None:
+    """Every check of an event's settings as they would be saved."""
+    full_clean_or_raise(event)
+    check_agreed_rules(event)
+
+
 @transaction.atomic
 def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None) -> Event:
     """Create an event; the user who creates it becomes one of its directors."""
     check_settings(data)
     event = Event(**data)
-    full_clean_or_raise(event)
+    check_event(event)
     event.save()
     if by is not None and by.is_authenticated:
         event.directors.add(by)
     return event
 
 
-@transaction.atomic
-def update_event(
-    *, event: Event, data: Mapping[str, Any], by: AbstractBaseUser | None = None
-) -> Event:
+def check_update(event: Event, data: Mapping[str, Any]) -> Event:
+    """`event` (as stored) with `data` applied, after every check an update makes;
+    nothing is saved. The admin's event form checks through this too."""
     check_settings(data)
-    event = Event.objects.select_for_update().get(pk=event.pk)
     if "slug" in data and data["slug"] != event.slug and event.rounds.exists():
         raise StateConflict(
             {
@@ -121,13 +163,31 @@ def update_event(
                 for f in changed_scoring
             }
         )
-    reranked = any(f in data and data[f] != getattr(event, f) for f in RANKING_FIELDS)
+    finishing = is_finishing(event, data)
+    changed = copy.copy(event)
     for field, value in data.items():
-        setattr(event, field, value)
-    full_clean_or_raise(event)
+        setattr(changed, field, value)
+    check_event(changed)
+    if finishing:
+        check_can_finish(changed)
+    return changed
+
+
+def is_finishing(event: Event, data: Mapping[str, Any]) -> bool:
+    return data.get("status") == Event.Status.FINISHED and event.status != Event.Status.FINISHED
+
+
+@transaction.atomic
+def update_event(
+    *, event: Event, data: Mapping[str, Any], by: AbstractBaseUser | None = None
+) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    finishing = is_finishing(event, data)
+    reranked = any(f in data and data[f] != getattr(event, f) for f in RANKING_FIELDS)
+    event = check_update(event, data)
     event.save()
     screens_changed(event)  # the name, the time rule... on pages already cached
     event.refresh_from_db(fields=["screen_version"])
-    if reranked:
-        queue_standings_refresh(event)
+    if finishing or reranked:
+        queue_standings_refresh(event)  # ranked anew, or final
     return event

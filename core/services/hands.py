@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from core.errors import HandRejected, InvalidInput, StaleVersion
+from core.errors import HandRejected, InvalidInput, StaleVersion, StateConflict
 from core.live import touch_table
 from core.services.common import with_history_user
 from core.services.standings import queue_standings_refresh
@@ -136,7 +136,7 @@ def check_stored_hand(hand: Hand, seats: dict[int, Seat]) -> None:
             number=hand.number,
             seats=sorted(seats),
             entry=entry_of(hand),
-            director_penalty=event.director_penalty,
+            table_rules=event.table_rules,
         )
     except rules.HandInvalid as invalid:
         raise HandRejected(invalid) from invalid
@@ -164,9 +164,10 @@ def score_entry(
     problem, when it is not a valid hand there), with the seats that play the hand.
     `table` comes with its round and event."""
     event = table.round.event
-    seats = {
-        seat.position: seat for seat in Seat.objects.filter(table=table) if seat.plays_hand(number)
-    }
+    at_table = list(Seat.objects.filter(table=table).select_related("entry__player"))
+    seats = {seat.position: seat for seat in at_table if seat.plays_hand(number)}
+    if len(seats) < rules.TABLE_MIN and event.rules.has_hand(number):
+        raise StateConflict(too_few_left(table, number, at_table), field="number")
     try:
         scored = rules.score_hand(
             ruleset=event.rules,
@@ -174,7 +175,7 @@ def score_entry(
             number=number,
             seats=sorted(seats),
             entry=entry,
-            director_penalty=event.director_penalty,
+            table_rules=event.table_rules,
         )
     except rules.HandInvalid as invalid:
         raise HandRejected(invalid) from invalid
@@ -242,6 +243,22 @@ def record_hand(
     write_rows(hand, scored, seats, by, reason)
     queue_standings_refresh(event)
     return Recorded(hand=hand, changed=True)
+
+
+def too_few_left(table: Table, number: int, seats: list[Seat]) -> str:
+    """Why a table that lost players cannot play hand `number`."""
+    left = [seat for seat in seats if not seat.plays_hand(number)]
+    who = ", ".join(
+        f"{seat.entry.player.name} (seat {seat.position}) left after hand {seat.left_after_hand}"
+        for seat in left
+    )
+    playing = len(seats) - len(left)
+    return (
+        f"Table {table.number} cannot play hand {number}: only {playing} players are left "
+        f"({who}), and a table needs at least {rules.TABLE_MIN}. It closed after hand "
+        f"{table.closed_after_hand if table.closed_after_hand is not None else number - 1}; "
+        "its sets are incomplete and rank after the round's complete sets."
+    )
 
 
 def score_rows(

@@ -1,5 +1,9 @@
 """The round lifecycle: start -> seated by a background job -> draft (the director may
-swap or move players, see `core.services.seating`) -> published (in play) -> closed.
+swap or move players, see `core.services.seating`) -> published (in play) -> closed,
+perhaps with hands missing (forced) -> reopened (in play again) if the director needs
+to; and the event's end, which only the director decides (`finish_event`).
+
+A round's closes and reopenings are in its history (who, when, forced or not).
 """
 
 from __future__ import annotations
@@ -14,8 +18,10 @@ from core.selectors.progress import round_progress
 from core.selectors.seating import contenders_for
 from core.services import background, derived
 from core.services.codes import issue_codes
+from core.services.common import with_history_user
 from core.services.seating import check_seed
 from core.services.standings import queue_standings_refresh
+from game.rulesets import deal_problem
 from tournaments.models import MAX_SEATS, MIN_SEATS, Event, Round
 
 
@@ -76,13 +82,14 @@ def start_round(
             f"At least {MIN_SEATS} players are needed to seat a round; {len(active)} {who}.",
             field="players",
         )
-    round_ = Round.objects.create(
+    round_ = Round(
         event=event,
         number=number,
         status=Round.Status.SEATING,
         policy=chosen,
         seed=check_seed(seed),
     )
+    with_history_user(round_, by).save()
     if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         event.status = Event.Status.RUNNING
         event.save(update_fields=["status", "updated_at"])
@@ -103,6 +110,16 @@ def check_table_sizes(round_: Round) -> None:
             f"Every table needs {MIN_SEATS} to {MAX_SEATS} players: {', '.join(wrong)}.",
             field="round",
         )
+    event = round_.event
+    largest = max(sizes.values())
+    problem = deal_problem(event.rules, event.deck, largest)
+    if problem is not None:
+        big = [str(t) for t, n in sorted(sizes.items()) if n == largest]
+        raise StateConflict(
+            f"The deck cannot deal table {', '.join(big)} of {largest}: {problem}. "
+            "Move a player to a smaller table.",
+            field="round",
+        )
 
 
 @transaction.atomic
@@ -119,7 +136,7 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     check_table_sizes(round_)
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
-    round_.save(update_fields=["status", "published_at"])
+    with_history_user(round_, by).save(update_fields=["status", "published_at"])
     issue_codes(round=round_)  # each seated player's code for entry at the table
     queue_standings_refresh(round_.event)  # the new round's live standings and progress
     return round_
@@ -127,8 +144,11 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
 
 @transaction.atomic
 def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | None = None) -> Round:
-    """Close a round when every table has all its hands; `force` closes it anyway and is
-    recorded. The round's standings are then final."""
+    """Close a round when every table has all its hands (a table that ended when too few
+    players were left needs the hands up to its end); `force` closes it anyway and is
+    recorded: the sets at tables with hands missing are incomplete, and rank after the
+    round's complete sets (`game.ranking`). The round's standings are then final unless
+    it is reopened. The event stays running until the director finishes it."""
     # The event first, then the round: the order a standings rebuild takes them in.
     Event.objects.select_for_update().get(pk=round.event_id)
     round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
@@ -146,10 +166,71 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
     round_.status = Round.Status.CLOSED
     round_.closed_at = timezone.now()
     round_.forced_close = bool(missing)
-    round_.save(update_fields=["status", "closed_at", "forced_close"])
-    event = round_.event
-    if round_.number >= event.rounds_planned and event.status != Event.Status.FINISHED:
-        event.status = Event.Status.FINISHED
+    if missing:
+        tables = "table" if len(missing) == 1 else "tables"
+        round_._change_reason = f"forced: {len(missing)} {tables} with hands missing"
+    with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
+    queue_standings_refresh(round_.event)
+    return round_
+
+
+@transaction.atomic
+def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
+    """Put a closed round back in play, so that missing hands can be entered or a hand
+    corrected; recorded in the round's history. Only the event's latest round can be
+    reopened; a finished event is running again (the director finishes it again)."""
+    # The event first, then the round: the order a standings rebuild takes them in.
+    event = Event.objects.select_for_update().get(pk=round.event_id)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
+    if round_.status != Round.Status.CLOSED:
+        raise StateConflict(
+            f"Round {round_.number} is {round_.get_status_display().lower()}; only a closed "
+            "round can be reopened.",
+            field="round",
+        )
+    later = round_.event.rounds.filter(number__gt=round_.number).order_by("number").first()
+    if later is not None:
+        raise StateConflict(
+            f"Round {later.number} has started; only the latest round can be reopened.",
+            field="round",
+        )
+    round_.status = Round.Status.PUBLISHED
+    round_.closed_at = None
+    round_.forced_close = False
+    round_._change_reason = "reopened"
+    with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
+    if event.status == Event.Status.FINISHED:
+        event.status = Event.Status.RUNNING
         event.save(update_fields=["status", "updated_at"])
     queue_standings_refresh(event)
     return round_
+
+
+def check_can_finish(event: Event) -> None:
+    """Whether the director may finish the event now; raises the reason they may not."""
+    rounds = list(event.rounds.order_by("number"))
+    if not rounds:
+        raise StateConflict("No round has been played; there is nothing to finish.", field="event")
+    open_rounds = [r for r in rounds if r.status != Round.Status.CLOSED]
+    if open_rounds:
+        r = open_rounds[0]
+        raise StateConflict(
+            f"Round {r.number} is {r.get_status_display().lower()}; close it before "
+            "finishing the event.",
+            field="round",
+        )
+
+
+@transaction.atomic
+def finish_event(*, event: Event, by: AbstractBaseUser | None = None) -> Event:
+    """The director declares the event over: its standings after the last round become
+    the final results. Every round must be closed; a round can still be reopened
+    afterwards (the event is then running again)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        return event
+    check_can_finish(event)
+    event.status = Event.Status.FINISHED
+    event.save(update_fields=["status", "updated_at"])
+    queue_standings_refresh(event)  # rebuilt, so every cached page shows them as final
+    return event

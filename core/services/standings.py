@@ -22,7 +22,7 @@ from core.selectors import standings as read
 from core.services import background, derived
 from game import ranking
 from scoring.models import Standing
-from tournaments.models import Event, Round
+from tournaments.models import Event
 
 # Changes that arrive within this many seconds share one rebuild: each queues the job
 # this much later, and the first to run finds the others' work done.
@@ -71,8 +71,11 @@ def refresh_standings(
         return event.standings_version
     closed = read.latest_closed(event, up_to=round_.number)
     sets = read.set_records(event, up_to=round_.number)
-    if round_.status == Round.Status.PUBLISHED:
-        sets += read.unstarted_sets(round_, sets)
+    hands = event.rules.hand_count
+    notes: dict[int, list[dict]] = {}
+    for record in sorted(sets, key=lambda r: r.round):
+        if record.incomplete:
+            notes.setdefault(record.entry, []).append(read.incomplete_note(record, hands))
     ranked = ranking.rank(
         format=event.format,
         sets=sets,
@@ -95,6 +98,8 @@ def refresh_standings(
                 points=r.points,
                 table_points=r.table_points,
                 sets_played=r.sets_played,
+                sets_incomplete=r.sets_incomplete,
+                incomplete=notes.get(r.entry, []),
                 hands_won=r.hands_won,
                 penalty_points=r.penalty_points,
                 best_set=r.best_set,

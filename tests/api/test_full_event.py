@@ -72,6 +72,10 @@ def test_an_event_from_creation_to_standings(api, root):
 
     closed = client.post("/api/v1/events/mobay/rounds/1/close/", {}, format="json")
     assert closed.status_code == 200 and closed.json()["status"] == "closed"
+    # Closing the last round does not end the event: the director finishes it.
+    assert client.get("/api/v1/events/mobay/standings/").json()["final"] is False
+    finished = client.post("/api/v1/events/mobay/finish/", {}, format="json")
+    assert finished.status_code == 200 and finished.json()["status"] == "finished"
     standings = client.get("/api/v1/events/mobay/standings/").json()
     assert standings["round"] == 1 and standings["final"] is True and standings["version"] >= 1
     rows = standings["standings"]

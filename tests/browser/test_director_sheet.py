@@ -171,7 +171,8 @@ def test_mistakes_are_told_beside_the_row_and_nothing_typed_is_lost(live_server,
     type_hand(page, ["0", "12", "9"], 2)
     assert problems(page, 3) == [
         'Seat 1: "AX" is not a card: unknown suit "X" '
-        "(ranks are A, 2-10, J, Q, K and suits S, H, D, C, or JK for a joker)."
+        "(ranks are A, 2-10 (or T), J, Q, K and suits S, H, D, C (or ♠ ♥ ♦ ♣), "
+        "or JK (or JOKER) for a joker)."
     ]
     assert page.input_value("#h3-s1") == "JK AX"
 

@@ -10,6 +10,7 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.db.models import F
 
 from core import archive
 from core.archive import export as archive_export
@@ -206,7 +207,6 @@ def edits():
         ("binary", lambda doc: b"\xff\xfe\x00", "cannot be read as JSON"),
         ("another format", set_(["format"], "django-fixture"), "not a Kalooki event archive"),
         ("a newer version", set_(["version"], 3), "newer version.*version 3"),
-        ("an older version", set_(["version"], 1), "in format version 1; this installation"),
         ("no version", set_(["version"], "1"), "no format version"),
         ("an edited score", set_(["payload", "hand_scores", 0, "score"], 1), "corrupted"),
         ("no checksum", set_(["checksum"], None), "no checksum"),
@@ -278,7 +278,7 @@ def test_the_checksum_is_of_the_payload_in_canonical_json(event):
 
 
 def test_export_runs_a_fixed_number_of_queries(event, django_assert_max_num_queries):
-    with django_assert_max_num_queries(23):
+    with django_assert_max_num_queries(24):
         archive_export.build_payload(event)
 
 
@@ -335,3 +335,44 @@ def test_the_archive_is_ascii_text_and_names_come_back_exactly(event):
     forget(event)
     archive_import.import_event(raw=text.encode("utf-16"))
     assert Entry.objects.filter(player__name="Zoë Łukasz-Brown 山田").exists()
+
+
+def as_version_1(document: dict) -> dict:
+    """The document as this software wrote it before issue 13 (format version 1)."""
+    payload = copy.deepcopy(document["payload"])
+    for name in ("overcall_penalty", "trinidad_doubling", "penalty_per_hand"):
+        del payload["event"][name]
+    for row in [*payload["tables"], *payload["history"]["tables"]]:
+        del row["closed_after_hand"]
+    for row in payload["standings"]:
+        del row["sets_incomplete"], row["incomplete"]
+    del payload["history"]["rounds"]
+    return {**document, "version": 1, "payload": payload}
+
+
+def test_a_version_1_archive_is_upgraded_as_it_is_read(alice):
+    event = played_event(director=alice, slug="old-open")
+    three = event.rounds.get(number=2).tables.get(number=2)
+    for seat in three.seats.order_by("position")[:2]:  # a four left with two players
+        seat.left_after_hand = 3
+        seat.save()
+    for penalty in Penalty.objects.filter(kind="overcall"):  # an amount of its own
+        extra = 150 - penalty.points
+        penalty.points = 150
+        penalty.save()
+        HandScore.objects.filter(hand=penalty.hand, seat=penalty.seat).update(
+            penalty_points=F("penalty_points") + extra, score=F("score") + extra
+        )
+    document = as_version_1(json.loads(archive.dumps(archive_export.export_event(event))))
+    forget(event)
+    archive_import.import_event(raw=resigned(document))
+    event = Event.objects.get(slug="old-open")
+    # Penalties of another amount meant the event allowed them; nothing else was agreed.
+    assert (event.overcall_penalty, event.trinidad_doubling, event.penalty_per_hand) == (
+        True,
+        False,
+        True,
+    )
+    table = Table.objects.get(round__event=event, round__number=2, number=2)
+    assert table.closed_after_hand == 3  # from its seats' leave points
+    assert not Round.history.filter(event_id=event.pk).exists()

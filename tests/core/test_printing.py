@@ -175,8 +175,8 @@ def test_the_results_list_players_in_rank_order(event):
     assert round1.status == Round.Status.CLOSED
 
 
-def test_results_are_final_once_the_last_round_closed():
-    from core.services import close_round, refresh_standings
+def test_results_are_final_only_once_the_director_finishes_the_event():
+    from core.services import close_round, finish_event, refresh_standings
 
     event = played_event(slug="final-open")
     round2 = event.rounds.get(number=2)
@@ -184,7 +184,16 @@ def test_results_are_final_once_the_last_round_closed():
     refresh_standings(event=event)
     event.refresh_from_db()
     text = " ".join(pages(printing.results_pdf(event=event)))
+    # Issue 13: a forced close used to print "Final results" without a word about it.
+    assert "Final results" not in text and "Standings after round 2 (provisional)" in text
+    assert "Round 2 was closed with hands missing at tables 1, 2 (forced)" in text
+    finish_event(event=event)
+    event.refresh_from_db()
+    text = " ".join(pages(printing.results_pdf(event=event)))
     assert "Final results" in text and "provisional" not in text
+    assert "Round 2 was closed with hands missing at tables 1, 2 (forced)" in text
+    # The withdrawn player's set says why it is incomplete, beside their name.
+    assert "round 2, table 1: 2 of 9 hands (withdrew)" in text
 
 
 def test_an_event_without_standings_says_so():

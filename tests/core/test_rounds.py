@@ -6,7 +6,7 @@ from core import services
 from core.errors import InvalidInput, StateConflict
 from game.rules import HandEntry, SeatEntry
 from scoring.models import Hand
-from tests.fixtures import make_entries, make_event, make_user
+from tests.fixtures import make_entries, make_event, make_round, make_user
 from tournaments.models import Entry, Event, Player, Round, Seat
 
 # Real commits: seating and standings run (eagerly) when the service commits.
@@ -241,8 +241,9 @@ def test_rounds_beyond_the_plan_are_refused(event):
         services.publish_round(round=round_)
         services.close_round(round=round_, force=True)
     event.refresh_from_db()
-    assert event.status == Event.Status.FINISHED
-    with pytest.raises(StateConflict):
+    # Closing the last planned round does not finish the event: the director does.
+    assert event.status == Event.Status.RUNNING
+    with pytest.raises(StateConflict, match="planned 3 rounds"):
         services.start_round(event=event)
 
 
@@ -254,3 +255,20 @@ def test_a_closed_round_cannot_be_seated_again(event):
     services.close_round(round=round_, force=True)
     with pytest.raises(StateConflict, match="only a draft"):
         services.reseat_round(round=round_)
+
+
+def test_a_table_the_deck_cannot_deal_is_not_published():
+    """Issue 13: the deck is checked against the largest table, here one a director's
+    move made larger than the event's seating would (66 cards deal a four, not a five)."""
+    event = make_event(packs=1, jokers=14, odd_tables="threes")
+    round_ = make_round(event, table_sizes=(5, 4), status=Round.Status.DRAFT)
+    with pytest.raises(StateConflict) as refused:
+        services.publish_round(round=round_)
+    assert refused.value.errors == {
+        "round": [
+            "The deck cannot deal table 1 of 5: hand 7 deals 14 cards to each of 5 players "
+            "(70) and needs at least one more for the stock, but 1 pack and 14 jokers make "
+            "66 cards. Move a player to a smaller table."
+        ]
+    }
+    assert Round.objects.get(pk=round_.pk).status == "draft"

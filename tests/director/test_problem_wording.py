@@ -13,6 +13,8 @@ from tests.html import HTMX, Page, signed_in
 
 S, P, H = rules.SeatEntry, rules.PenaltyEntry, rules.HandEntry
 SIXTEEN = "2S 3S 4S 5S 6S 7S 8S 9S 2H 3H 4H 5H 6H 7H 8H 9H"
+TWENTY = SIXTEEN + " 2D 3D 4D 5D"
+SEATS_OK = {"went_out": "2", "seat1": "5", "seat3": "6", "seat4": "7"}
 
 
 def ok(**changes) -> rules.HandEntry:
@@ -149,7 +151,54 @@ CASES: dict[str, tuple[str, object, rules.HandEntry, dict | None]] = {
             "p1_kind": "overcall",
         },
     ),
-    "penalty_points_range": ("jamaica", 1, ok(penalties=(P(1, "false_laydown", points=20),)), None),
+    "penalty_points_range": (
+        "jamaica",
+        1,
+        ok(penalties=(P(1, "false_laydown", points=20),)),
+        {**SEATS_OK, "p1_seat": "1", "p1_kind": "false_laydown", "p1_points": "20"},
+    ),
+    "penalty_points_fixed": (
+        "jamaica",
+        1,
+        ok(penalties=(P(1, "false_laydown", points=150),)),
+        {**SEATS_OK, "p1_seat": "1", "p1_kind": "false_laydown", "p1_points": "150"},
+    ),
+    "overcall_not_charged": (
+        "jamaica",
+        1,
+        ok(penalties=(P(1, "overcall", points=100),)),
+        {**SEATS_OK, "p1_seat": "1", "p1_kind": "overcall", "p1_points": "100"},
+    ),
+    "extra_calls_too_many": (
+        "jamaica",
+        1,
+        ok(penalties=(P(1, "overcall", extra_calls=40000),)),
+        {**SEATS_OK, "p1_seat": "1", "p1_kind": "overcall", "p1_calls": "40000"},
+    ),
+    "challenge_and_overcall": (
+        "trinidad",
+        1,
+        ok(penalties=(P(1, "challenge"), P(1, "overcall"))),
+        {
+            **SEATS_OK,
+            **{"p1_seat": "1", "p1_kind": "challenge", "p2_seat": "1", "p2_kind": "overcall"},
+        },
+    ),
+    "challenge_extra_calls": (
+        "trinidad",
+        1,
+        ok(
+            scores=(S(1, cards=TWENTY), S(3, points=6), S(4, points=7)),
+            penalties=(P(1, "challenge"),),
+        ),
+        {**SEATS_OK, "seat1": TWENTY, "p1_seat": "1", "p1_kind": "challenge"},
+    ),
+    "table_over_bound": (
+        "jamaica",
+        1,
+        ok(scores=(S(1, points=330), S(3, points=330), S(4, points=330))),
+        {"went_out": "2", "seat1": "330", "seat3": "330", "seat4": "330"},
+    ),
     "extra_calls_not_allowed": (
         "jamaica",
         1,
@@ -259,9 +308,24 @@ CASES: dict[str, tuple[str, object, rules.HandEntry, dict | None]] = {
 }
 
 
+# What the event agreed, for the codes that need a setting other than the default.
+AGREED: dict[str, dict] = {
+    "penalty_points_range": {"penalty_per_hand": True},
+    "overcall_not_charged": {"overcall_penalty": False},
+}
+
+
+def table_rules(code: str) -> rules.TableRules:
+    agreed = AGREED.get(code, {})
+    return rules.TableRules(
+        overcall_penalty=agreed.get("overcall_penalty", True),
+        penalty_per_hand=agreed.get("penalty_per_hand", False),
+    )
+
+
 def raised(code: str) -> rules.Problem:
     ruleset, number, entry, _ = CASES[code]
-    problems = engine_problems(entry, ruleset=ruleset, number=number)
+    problems = engine_problems(entry, ruleset=ruleset, number=number, table_rules=table_rules(code))
     found = [p for p in problems if p.code == code]
     assert found, f"{code} not raised: {[p.code for p in problems]}"
     return found[0]
@@ -286,7 +350,7 @@ SHEET_CASES = [code for code, case in CASES.items() if case[3] is not None]
 @pytest.mark.parametrize("code", SHEET_CASES)
 def test_every_code_a_row_can_carry_shows_on_the_sheet(code):
     ruleset, _, entry, post = CASES[code]
-    world = make_world(table_sizes=(4,), ruleset=ruleset)
+    world = make_world(table_sizes=(4,), ruleset=ruleset, **AGREED.get(code, {}))
     response = signed_in(world.alice).post(world.hand_url(1), {"version": "0", **post}, **HTMX)
     assert response.status_code == 400
     shown = Page(response.content).problems(1)

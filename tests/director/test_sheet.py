@@ -133,6 +133,8 @@ def test_a_custom_penalty_amount_survives_saving_the_row_again(w, director):
     from core import services
     from game import rules
 
+    # An event that allows a penalty its own amount in a hand (through the API).
+    type(w.event).objects.filter(pk=w.event.pk).update(penalty_per_hand=True)
     services.record_hand(
         table=w.table,
         number=1,

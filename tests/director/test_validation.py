@@ -48,7 +48,8 @@ def refused(client, w, status=400, hand=1, **fields):
         (
             dict(GOOD, seat3="JK AS 1OH"),
             'Seat 3: "1OH" is not a card: unknown rank "1" '
-            "(ranks are A, 2-10, J, Q, K and suits S, H, D, C, or JK for a joker).",
+            "(ranks are A, 2-10 (or T), J, Q, K and suits S, H, D, C (or ♠ ♥ ♦ ♣), "
+            "or JK (or JOKER) for a joker).",
         ),
         (
             dict(GOOD, p1_seat=2, p1_kind="overcall"),

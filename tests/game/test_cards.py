@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game.cards import (
+    NOTATION_HELP,
     Card,
     CardNotationError,
     Deck,
@@ -124,7 +125,52 @@ def test_a_bad_token_is_named_with_the_reason(token: str, reason: str) -> None:
     assert caught.value.token == token
     assert caught.value.reason == reason
     assert str(caught.value).startswith(f'"{token}" is not a card: {reason}')
-    assert "ranks are A, 2-10, J, Q, K and suits S, H, D, C, or JK for a joker" in str(caught.value)
+    assert NOTATION_HELP in str(caught.value)
+    assert "(or T)" in NOTATION_HELP and "\u2660" in NOTATION_HELP and "JOKER" in NOTATION_HELP
+
+
+# Issue 13, rule corner cases: "Card notation: accept T for ten, suit symbols, JOKER;
+# keep the clear message for anything else."
+@pytest.mark.parametrize(
+    ("typed", "card"),
+    [
+        ("TH", Card("10", "H")),
+        ("ts", Card("10", "S")),
+        ("A\u2660", Card("A", "S")),
+        ("10\u2665", Card("10", "H")),
+        ("K\u2666", Card("K", "D")),
+        ("t\u2663", Card("10", "C")),
+        ("Q\u2661", Card("Q", "H")),
+        ("A\u2660\ufe0f", Card("A", "S")),  # the emoji form some keyboards send
+        ("JOKER", Card("JK")),
+        ("joker", Card("JK")),
+    ],
+)
+def test_ten_as_t_suit_symbols_and_joker_in_words_are_cards(typed: str, card: Card) -> None:
+    assert parse_card(typed) == card
+
+
+def test_a_hand_typed_with_symbols_reads_as_the_canonical_one() -> None:
+    assert parse_cards("joker A\u2660 T\u2665 7\u2666") == parse_cards("JK AS 10H 7D")
+    assert format_cards(parse_cards("joker A\u2660 T\u2665")) == "JK AS 10H"
+
+
+@pytest.mark.parametrize(
+    ("token", "reason"),
+    [
+        ("\u2660", 'unknown rank "\u2660"'),
+        ("A\u2660\u2660", 'unknown suit "\u2660\u2660"'),
+        ("T", "no suit given"),
+        ("TX", 'unknown suit "X"'),
+        ("JOKERS", "a joker has no suit"),
+        ("1\u2665", 'unknown rank "1"'),
+    ],
+)
+def test_anything_else_keeps_the_clear_message(token: str, reason: str) -> None:
+    with pytest.raises(CardNotationError) as caught:
+        parse_card(token)
+    assert caught.value.reason == reason
+    assert str(caught.value) == f'"{token}" is not a card: {reason} ({NOTATION_HELP})'
 
 
 def test_parse_cards_names_the_first_bad_token_as_typed() -> None:

@@ -11,8 +11,10 @@ import random
 import pytest
 
 from game.ranking import (
+    COMPLETE,
     DEFAULT_TIEBREAKS,
     FORMATS,
+    UNDER_WAY,
     EntryRecord,
     Ranked,
     SetRecord,
@@ -22,8 +24,8 @@ from game.ranking import (
 )
 
 
-def played(entry, round_, table, total, won=0, penalty=0, complete=True) -> SetRecord:
-    return SetRecord(entry, round_, table, total, won, penalty, complete)
+def played(entry, round_, table, total, won=0, penalty=0, state=COMPLETE) -> SetRecord:
+    return SetRecord(entry, round_, table, total, won, penalty, state)
 
 
 def at_table(round_: int, table: int, totals: dict[int, int]) -> list[SetRecord]:
@@ -76,6 +78,7 @@ def test_the_tiebreaks_show_the_key_in_the_order_applied() -> None:
     # "points" is the format's own criterion, so the chain does not repeat it.
     assert first.tiebreaks == (
         ("sets_played", 2),
+        ("hands_missing", 0),
         ("points", 140),
         ("hands_won", 0),
         ("penalty_points", 0),
@@ -114,8 +117,8 @@ def test_incomplete_sets_count_as_they_stand() -> None:
         played(1, 1, 1, 100),
         played(2, 1, 1, 120),
         # Round 2 in play: 1's table is at hand 6, 2's at hand 3.
-        played(1, 2, 1, 70, won=1, complete=False),
-        played(2, 2, 2, 20, won=2, complete=False),
+        played(1, 2, 1, 70, won=1, state=UNDER_WAY),
+        played(2, 2, 2, 20, won=2, state=UNDER_WAY),
     ]
     ranked = total(sets, 2)
     assert order(ranked) == [2, 1]  # 2: 120 + 20 = 140 < 1: 100 + 70 = 170
@@ -126,7 +129,7 @@ def test_incomplete_sets_count_as_they_stand() -> None:
 
 
 def test_an_entry_whose_table_has_not_started_waits_below_those_that_have() -> None:
-    sets = [played(1, 1, 1, 100), played(2, 1, 1, 50), played(1, 2, 1, 10, complete=False)]
+    sets = [played(1, 1, 1, 100), played(2, 1, 1, 50), played(1, 2, 1, 10, state=UNDER_WAY)]
     # 2 has no hand in round 2 yet: one set against 1's two.
     assert order(total(sets, 2)) == [1, 2]
 
@@ -155,7 +158,7 @@ def test_the_lower_best_set_breaks_a_tie_on_points_hands_and_penalties() -> None
 
 
 def test_a_player_without_a_finished_set_loses_the_best_set_tiebreak() -> None:
-    sets = [played(1, 1, 1, 80, complete=False), played(2, 1, 1, 80)]
+    sets = [played(1, 1, 1, 80, state=UNDER_WAY), played(2, 1, 1, 80)]
     ranked = total(sets, 2)
     assert order(ranked) == [2, 1]
     assert by_entry(ranked)[1].best_set is None
@@ -196,7 +199,7 @@ def test_table_points_can_break_a_tie_in_the_total_format() -> None:
     # 60: 5 (1st, 4) before 2 (2nd, 2); 70: 6 (2nd, 2) before 3 (3rd, 1); 80: 7 (1) before 4 (0)
     assert order(ranked) == [1, 5, 2, 6, 3, 7, 4, 8]
     assert by_entry(ranked)[5].table_points == 4.0
-    assert by_entry(ranked)[5].tiebreaks[2] == ("table_points", 4.0)
+    assert by_entry(ranked)[5].tiebreaks[3] == ("table_points", 4.0)
 
 
 def test_check_tiebreaks_appends_the_draw_and_rejects_what_could_never_decide() -> None:

@@ -2,17 +2,24 @@
 
 from __future__ import annotations
 
-from game.ranking import EntryRecord, Ranked, SetRecord, draw_key, rank
+from game.ranking import (
+    COMPLETE,
+    INCOMPLETE,
+    UNDER_WAY,
+    EntryRecord,
+    Ranked,
+    SetRecord,
+    draw_key,
+    rank,
+)
 
 
-def played(entry, round_, table, total, won=0, penalty=0, complete=True) -> SetRecord:
-    return SetRecord(entry, round_, table, total, won, penalty, complete)
+def played(entry, round_, table, total, won=0, penalty=0, state=COMPLETE) -> SetRecord:
+    return SetRecord(entry, round_, table, total, won, penalty, state)
 
 
-def at_table(round_: int, table: int, totals: dict[int, int], complete=True) -> list[SetRecord]:
-    return [
-        played(entry, round_, table, points, complete=complete) for entry, points in totals.items()
-    ]
+def at_table(round_: int, table: int, totals: dict[int, int], state=COMPLETE) -> list[SetRecord]:
+    return [played(entry, round_, table, points, state=state) for entry, points in totals.items()]
 
 
 def order(ranked: list[Ranked]) -> list[int]:
@@ -77,9 +84,11 @@ def test_those_still_in_are_ordered_by_place_then_set_total() -> None:
     # 1st places 5 (50), 1 (100); then 2nd places 6 (80), 2 (110): winning a table
     # counts before the total, though 6 scored less than 1.
     assert order(ranked)[:4] == [5, 1, 6, 2]
-    assert ranked[1].tiebreaks[:4] == (
+    assert ranked[1].tiebreaks[:6] == (
         ("still_in", True),
         ("round", 1),
+        ("set_complete", True),
+        ("set_hands_missing", 0),
         ("place", 1),
         ("set_total", 100),
     )
@@ -119,7 +128,7 @@ def test_a_tie_at_the_cut_on_everything_goes_to_the_seeded_draw() -> None:
 
 # --- rounds in play ----------------------------------------------------------------------
 
-LIVE = [*ROUND_1, *at_table(2, 1, {2: 40, 4: 20, 5: 30, 7: 50}, complete=False)]
+LIVE = [*ROUND_1, *at_table(2, 1, {2: 40, 4: 20, 5: 30, 7: 50}, state=UNDER_WAY)]
 
 
 def test_a_round_in_play_eliminates_nobody_and_orders_by_live_places() -> None:
@@ -152,20 +161,31 @@ def test_nobody_is_out_while_the_first_round_is_in_play() -> None:
 WITHOUT_4 = [*ROUND_1, *at_table(2, 1, {2: 120, 5: 60, 7: 100})]  # 5, 7 stay in; 2 out
 
 
-def test_a_withdrawn_entry_goes_out_in_the_first_decided_round_it_missed() -> None:
-    ranked = knockout(WITHOUT_4, 8, withdrawn={4}, advance_per_table=2)
-    # 4 went out in round 2 without a set: after 2, who played it.
-    assert order(ranked) == [5, 7, 2, 4, 8, 1, 3, 6]
-    four = by_entry(ranked)[4]
-    assert (four.status, four.eliminated_in, four.points) == ("withdrawn", 2, 90)
+def test_a_withdrawn_entry_hands_its_place_at_the_cut_to_the_next_best() -> None:
+    # 4 withdrew once round 1 closed: 1 (100) goes through from table 1 in its place.
+    ranked = knockout(ROUND_1, 8, withdrawn={4}, advance_per_table=2)
+    assert order(ranked) == [2, 7, 5, 1, 4, 8, 3, 6]
+    four, one = by_entry(ranked)[4], by_entry(ranked)[1]
+    assert (four.status, four.eliminated_in, four.points) == ("withdrawn", 1, 90)
+    assert (one.status, one.eliminated_in) == ("active", None)
 
 
-def test_a_withdrawn_entry_stays_in_while_the_round_it_misses_is_in_play() -> None:
-    ranked = knockout(WITHOUT_4, 8, withdrawn={4}, advance_per_table=2, rounds_closed=1)
-    # Still in: 5, 7, 2 by round 2's live places, then 4 by its round 1 (2nd, 90).
-    assert order(ranked) == [5, 7, 2, 4, 8, 1, 3, 6]
-    four = by_entry(ranked)[4]
-    assert (four.status, four.eliminated_in) == ("withdrawn", None)
+def test_a_player_who_withdrew_in_a_later_round_keeps_the_rounds_they_went_through() -> None:
+    # 4 went through round 1, then withdrew during round 2 after 3 hands.
+    sets = [*ROUND_1, *at_table(2, 1, {2: 40, 5: 30, 7: 50}, state=UNDER_WAY)]
+    sets.append(SetRecord(4, 2, 1, 20, 0, 0, INCOMPLETE, hands_missing=6))
+    live = knockout(sets, 8, withdrawn={4}, advance_per_table=2, rounds_closed=1)
+    # Still in, by round 2's live places: the incomplete set after the others.
+    assert order(live) == [5, 2, 7, 4, 8, 1, 3, 6]
+    assert (by_entry(live)[4].status, by_entry(live)[4].eliminated_in) == ("withdrawn", None)
+    closed = [
+        SetRecord(s.entry, s.round, s.table, s.total, 0, 0) if s.state == UNDER_WAY else s
+        for s in sets
+    ]
+    ranked = knockout(closed, 8, withdrawn={4}, advance_per_table=2, rounds_closed=2)
+    # 4's 20 was the lowest total, but an incomplete set never goes through.
+    assert order(ranked)[:4] == [5, 2, 7, 4]
+    assert [r.eliminated_in for r in ranked[:4]] == [None, None, 2, 2]
 
 
 def test_an_entry_still_in_that_was_not_seated_has_a_bye() -> None:

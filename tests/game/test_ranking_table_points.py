@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 
 from game.ranking import (
+    COMPLETE,
+    UNDER_WAY,
     EntryRecord,
     Ranked,
     SetRecord,
@@ -15,8 +17,8 @@ from game.ranking import (
 )
 
 
-def played(entry, round_, table, total, won=0, penalty=0, complete=True) -> SetRecord:
-    return SetRecord(entry, round_, table, total, won, penalty, complete)
+def played(entry, round_, table, total, won=0, penalty=0, state=COMPLETE) -> SetRecord:
+    return SetRecord(entry, round_, table, total, won, penalty, state)
 
 
 def at_table(round_: int, table: int, totals: dict[int, int]) -> list[SetRecord]:
@@ -146,7 +148,12 @@ def test_table_points_add_up_placement_points_and_rank_the_most_first() -> None:
     }
     # 1 and 2 tie on 5.5: the lower total goes first (1: 50 + 60 = 110, 2: 80 + 35 = 115).
     assert order(ranked) == [5, 1, 2, 6, 3, 4, 7, 8]
-    assert ranked[1].tiebreaks[:3] == (("table_points", 5.5), ("sets_played", 2), ("points", 110))
+    assert ranked[1].tiebreaks[:4] == (
+        ("table_points", 5.5),
+        ("sets_played", 2),
+        ("hands_missing", 0),
+        ("points", 110),
+    )
 
 
 def test_a_table_points_tie_goes_through_the_chain_after_the_total() -> None:
@@ -179,8 +186,8 @@ def test_a_custom_scale_is_used() -> None:
 
 
 def test_live_places_earn_placement_points_while_a_set_is_in_play() -> None:
-    sets = [played(1, 1, 1, 30, complete=False), played(2, 1, 1, 12, complete=False)]
-    sets += [played(3, 1, 1, 45, complete=False), played(4, 1, 1, 12, complete=False)]
+    sets = [played(1, 1, 1, 30, state=UNDER_WAY), played(2, 1, 1, 12, state=UNDER_WAY)]
+    sets += [played(3, 1, 1, 45, state=UNDER_WAY), played(4, 1, 1, 12, state=UNDER_WAY)]
     ranked = table_points(sets, 4)
     # 2 and 4 share 1st and 2nd: (4 + 2) / 2 = 3 each; 1 is 3rd, 3 is 4th.
     assert [r.table_points for r in ranked] == [3.0, 3.0, 1.0, 0.0]

@@ -6,6 +6,7 @@ import pytest
 
 from game.cards import STANDARD_DECK, Card, Deck
 from game.rules import (
+    DEFAULT_TABLE_RULES,
     RULESETS,
     HandEntry,
     HandInvalid,
@@ -14,6 +15,7 @@ from game.rules import (
     PenaltyResult,
     ScoredHand,
     SeatEntry,
+    TableRules,
     get_ruleset,
     score_hand,
     set_result,
@@ -22,11 +24,25 @@ from game.rules import (
 
 JAMAICA, JAMAICA_12, TRINIDAD = RULESETS["jamaica"], RULESETS["jamaica-12"], RULESETS["trinidad"]
 SEATS = (1, 2, 3, 4)
+PER_HAND = TableRules(penalty_per_hand=True)  # an event that allows amounts per hand
 
 
-def score(entry: HandEntry, *, number: int = 1, ruleset=JAMAICA, deck=STANDARD_DECK, seats=SEATS):
+def score(
+    entry: HandEntry,
+    *,
+    number: int = 1,
+    ruleset=JAMAICA,
+    deck=STANDARD_DECK,
+    seats=SEATS,
+    table_rules: TableRules = DEFAULT_TABLE_RULES,
+):
     return score_hand(
-        ruleset=ruleset, deck=deck, number=number, seats=seats, entry=entry, director_penalty=100
+        ruleset=ruleset,
+        deck=deck,
+        number=number,
+        seats=seats,
+        entry=entry,
+        table_rules=table_rules,
     )
 
 
@@ -160,13 +176,18 @@ def test_down_and_out_doubles_card_points_only() -> None:
 
 def test_penalties_are_added_after_doubling() -> None:
     entry = played(down_and_out=True, penalties=(PenaltyEntry(4, "false_laydown", points=75),))
-    assert score(entry).result_for(4).score == 41 * 2 + 75
+    assert score(entry, table_rules=PER_HAND).result_for(4).score == 41 * 2 + 75
 
 
 def test_a_penalty_without_points_costs_the_events_director_penalty() -> None:
     entry = played(penalties=(PenaltyEntry(1, "false_laydown"),))
     hand = score_hand(
-        ruleset=JAMAICA, deck=Deck(), number=1, seats=SEATS, entry=entry, director_penalty=250
+        ruleset=JAMAICA,
+        deck=Deck(),
+        number=1,
+        seats=SEATS,
+        entry=entry,
+        table_rules=TableRules(director_penalty=250),
     )
     assert hand.result_for(1).score == 23 + 250
 
@@ -174,11 +195,13 @@ def test_a_penalty_without_points_costs_the_events_director_penalty() -> None:
 @pytest.mark.parametrize(("points", "shown"), [(49, "49"), (501, "501"), ("100", '"100"')])
 def test_a_director_penalty_is_50_to_500_points(points: object, shown: str) -> None:
     entry = played(penalties=(PenaltyEntry(1, "overcall", points=points),))
-    assert problems(entry) == {
+    assert problems(entry, table_rules=PER_HAND) == {
         "penalties": [f"seat 1: a director penalty is 50 to 500 points, not {shown}"]
     }
     assert (
-        score(played(penalties=(PenaltyEntry(1, "overcall", points=500),))).result_for(1).score
+        score(played(penalties=(PenaltyEntry(1, "overcall", points=500),)), table_rules=PER_HAND)
+        .result_for(1)
+        .score
         == 523
     )
 
@@ -408,7 +431,7 @@ def test_the_same_penalty_twice_on_one_seat_is_refused_but_two_kinds_add_up() ->
         "penalties": ["seat 1 has more than one overcall penalty"]
     }
     both = (PenaltyEntry(1, "overcall"), PenaltyEntry(1, "false_laydown", points=50))
-    assert score(played(penalties=both)).result_for(1).score == 23 + 100 + 50
+    assert score(played(penalties=both), table_rules=PER_HAND).result_for(1).score == 23 + 150
 
 
 # --- Trinidad ---------------------------------------------------------------------------
@@ -449,7 +472,10 @@ def test_a_challenge_is_50_points_on_a_player_still_in(penalty, message) -> None
 
 def test_trinidad_has_no_down_and_out() -> None:
     assert problems(played(down_and_out=True), ruleset=TRINIDAD) == {
-        "down_and_out": ["a trinidad set has no down and out: the others simply score their cards"]
+        "down_and_out": [
+            "a trinidad set has no down and out unless the event agrees to it "
+            "(trinidad_doubling): the others simply score their cards"
+        ]
     }
 
 

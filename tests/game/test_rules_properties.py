@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from game.cards import Card, Deck, hand_points, parse_cards
@@ -20,6 +20,7 @@ from game.rules import (
     Ruleset,
     ScoredHand,
     SeatEntry,
+    TableRules,
     score_hand,
 )
 
@@ -41,7 +42,7 @@ class Deal:
     went_out: int
     extra_calls: dict[int, int]  # each seat's calls beyond three
     entry: HandEntry
-    director_penalty: int
+    table_rules: TableRules
 
     def score(self, entry: HandEntry | None = None) -> ScoredHand:
         return score_hand(
@@ -50,8 +51,12 @@ class Deal:
             number=self.spec.number,
             seats=self.seats,
             entry=self.entry if entry is None else entry,
-            director_penalty=self.director_penalty,
+            table_rules=self.table_rules,
         )
+
+    @property
+    def sat_out(self) -> set[int]:
+        return {p.seat for p in self.entry.penalties if p.kind == "challenge"}
 
     @property
     def others(self) -> list[int]:
@@ -76,38 +81,59 @@ def legal_deals(draw: st.DrawFn) -> Deal:
     seats = tuple(range(1, draw(st.integers(3, 6)) + 1))
     went_out = draw(st.sampled_from(seats))
     others = [seat for seat in seats if seat != went_out]
+    table_rules = TableRules(
+        director_penalty=draw(st.integers(50, 500)),
+        overcall_penalty=draw(st.booleans()),
+        down_and_out=draw(st.none() | st.booleans()),
+        penalty_per_hand=draw(st.booleans()),
+    )
+
+    def amount() -> int | None:  # a penalty's own amount, where the event allows one
+        return draw(st.none() | st.integers(50, 500)) if table_rules.penalty_per_hand else None
 
     penalties: list[PenaltyEntry] = []
     extra_calls = dict.fromkeys(seats, 0)
     for seat in others:
-        if draw(st.booleans()):
-            extra = draw(st.none() | st.integers(1, 3))
-            points = draw(st.none() | st.integers(50, 500))
-            penalties.append(PenaltyEntry(seat, "overcall", extra_calls=extra, points=points))
-            extra_calls[seat] = extra or 1
+        # In Trinidad the challenge is the remedy for over-calling: one or the other.
         if ruleset.challenge_allowed and draw(st.booleans()):
             extra = draw(st.none() | st.integers(1, 2))
             penalties.append(PenaltyEntry(seat, "challenge", extra_calls=extra))
-            extra_calls[seat] = max(extra_calls[seat], extra or 0)
+            extra_calls[seat] = extra or 0
+        elif draw(st.booleans()):
+            extra = draw(st.none() | st.integers(1, 3))
+            points = amount() if table_rules.overcall_penalty else None
+            penalties.append(PenaltyEntry(seat, "overcall", extra_calls=extra, points=points))
+            extra_calls[seat] = extra or 1
     for seat in seats:
         if draw(st.integers(0, 4)) == 0:
-            points = draw(st.none() | st.integers(50, 500))
-            penalties.append(PenaltyEntry(seat, "false_laydown", points=points))
+            penalties.append(PenaltyEntry(seat, "false_laydown", points=amount()))
 
+    sat_out = {p.seat for p in penalties if p.kind == "challenge"}
+    counted = [seat for seat in others if seat not in sat_out]
+    # The table as a whole: what the counted seats hold together has a bound too.
+    budget = deck.max_points(sum(spec.max_held(extra_calls[seat]) for seat in counted))
     pool = list(deck.cards())
     draw(st.randoms(use_true_random=False)).shuffle(pool)
     scores: list[SeatEntry] = []
     for seat in others:
         most = spec.max_held(extra_calls[seat])
+        later = sum(1 for s in counted if s > seat)  # each needs at least 1 point
+        cap = deck.max_points(most)
+        if seat in counted:
+            cap = min(cap, budget - later)
         # Leave a card in the pool for every seat after this one.
         room = min(most, len(pool) - len(seats))
         if room >= 1 and draw(st.booleans()):
             n_cards = draw(st.integers(1, room))
-            held, pool = pool[:n_cards], pool[n_cards:]
-            scores.append(SeatEntry(seat, cards=notation(draw, held)))
-        else:
-            bound = deck.max_points(most)
-            scores.append(SeatEntry(seat, points=draw(st.integers(1, bound))))
+            held = pool[:n_cards]
+            if hand_points(held) <= cap:
+                pool = pool[n_cards:]
+                scores.append(SeatEntry(seat, cards=notation(draw, held)))
+                budget -= hand_points(held) if seat in counted else 0
+                continue
+        points = draw(st.integers(1, cap))
+        budget -= points if seat in counted else 0
+        scores.append(SeatEntry(seat, points=points))
     out_entry = draw(st.sampled_from(["absent", "zero", "no cards"]))
     if out_entry == "zero":
         scores.append(SeatEntry(went_out, points=0))
@@ -116,13 +142,11 @@ def legal_deals(draw: st.DrawFn) -> Deal:
 
     entry = HandEntry(
         went_out=went_out,
-        down_and_out=ruleset.down_and_out_allowed and draw(st.booleans()),
+        down_and_out=table_rules.doubles(ruleset) and draw(st.booleans()),
         scores=tuple(draw(st.permutations(scores))),
         penalties=tuple(draw(st.permutations(penalties))),
     )
-    return Deal(
-        ruleset, deck, spec, seats, went_out, extra_calls, entry, draw(st.integers(50, 500))
-    )
+    return Deal(ruleset, deck, spec, seats, went_out, extra_calls, entry, table_rules)
 
 
 def expected_scores(deal: Deal) -> dict[int, tuple[int, int, int]]:
@@ -134,12 +158,15 @@ def expected_scores(deal: Deal) -> dict[int, tuple[int, int, int]]:
             score.points if score.cards is None else hand_points(parse_cards(score.cards))
         )
     penalty = dict.fromkeys(deal.seats, 0)
+    agreed = deal.table_rules
     for charge in entry.penalties:
         if charge.kind == "challenge":
             penalty[charge.seat] += 50
+        elif charge.kind == "overcall" and not agreed.overcall_penalty:
+            penalty[charge.seat] += 0
         else:
             penalty[charge.seat] += (
-                deal.director_penalty if charge.points is None else charge.points
+                agreed.director_penalty if charge.points is None else charge.points
             )
     doubled = {seat: entry.down_and_out and seat != deal.went_out for seat in deal.seats}
     return {
@@ -207,7 +234,13 @@ def broken_deals(draw: st.DrawFn) -> tuple[Deal, HandEntry, str, str]:
     if how == "over the bound":
         points = deal.bound(seat) + draw(st.integers(1, 100))
         scores = (*without_seat(entry, seat), SeatEntry(seat, points=points))
-        return deal, replace(entry, scores=scores), "scores", "cards can hold"
+        # A seat challenged without its extra calls is told the challenge needs them.
+        unsaid = any(
+            p.seat == seat and p.kind == "challenge" and p.extra_calls is None
+            for p in entry.penalties
+        )
+        words = "the challenge was right" if unsaid else "cards can hold"
+        return deal, replace(entry, scores=scores), "scores", words
     if how == "seat not at table":
         stranger = len(deal.seats) + draw(st.integers(1, 5))
         if draw(st.booleans()):
@@ -223,7 +256,10 @@ def broken_deals(draw: st.DrawFn) -> tuple[Deal, HandEntry, str, str]:
         # One more than the deck holds, spread over the players still in so that no
         # one of them holds more cards than they could.
         copies = deal.deck.copies(card) + 1
-        others = deal.others
+        # A seat that sat out a challenge put its cards back into play: the copies
+        # are counted among the others.
+        others = [s for s in deal.others if s not in deal.sat_out]
+        assume(others)
         share, rest = divmod(copies, len(others))
         held = {s: [card] * (share + (i < rest)) for i, s in enumerate(others)}
         scores = [score for score in entry.scores if score.seat not in others]

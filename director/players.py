@@ -1,0 +1,79 @@
+"""The director's actions on who plays, from the event dashboard: withdraw a player
+(during a round, after the hand they left their table), and correct a withdrawn
+player's leave point. Each is a POST that calls one service and comes back with the
+service's answer as a message."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.views.decorators.http import require_POST
+
+from core import selectors, services
+from director.common import act, dashboard_url, director_event, invalid_form
+from director.forms import LeavePointForm, WithdrawForm
+from tournaments.models import Entry
+
+
+def leaving_message(entry: Entry, verb: str) -> str:
+    """What a withdrawal or a new leave point did at the player's table, in words."""
+    name = entry.player.name
+    seat = selectors.seat_in_play(entry)
+    if seat is None or seat.left_after_hand is None:
+        return f"{name} {verb}."
+    table = seat.table
+    text = (
+        f"{name} {verb} after hand {seat.left_after_hand} at table {table.number}: their set "
+        "is incomplete and ranks after the round's complete sets."
+    )
+    if table.closed_after_hand is not None:
+        text += (
+            f" Table {table.number} has fewer than three players left, so it closed after "
+            f"hand {table.closed_after_hand}: its sets are incomplete."
+        )
+    return text
+
+
+def leaving_action(request: HttpRequest, slug: str, form_class: type, verb: str, change):
+    """Read a withdrawal or leave-point form; `change(entry, left_after_hand)` calls the
+    service, and the message says what it did at the player's table."""
+    event = director_event(request, slug)
+    form = form_class(request.POST, event=event)
+    url = dashboard_url(event)
+    if not form.is_valid():
+        return invalid_form(request, form, url)
+    entry = form.cleaned_data["player"]
+    return act(
+        request,
+        lambda _: leaving_message(entry, verb),
+        lambda: change(entry, form.cleaned_data["left_after_hand"]),
+        url,
+    )
+
+
+@login_required
+@require_POST
+def withdraw_player(request: HttpRequest, slug: str) -> HttpResponse:
+    return leaving_action(
+        request,
+        slug,
+        WithdrawForm,
+        "withdrew",
+        lambda entry, left: services.withdraw_entry(
+            entry=entry, left_after_hand=left, by=request.user
+        ),
+    )
+
+
+@login_required
+@require_POST
+def change_leave_point(request: HttpRequest, slug: str) -> HttpResponse:
+    return leaving_action(
+        request,
+        slug,
+        LeavePointForm,
+        "now leaves",
+        lambda entry, left: services.set_leave_point(
+            entry=entry, left_after_hand=left, by=request.user
+        ),
+    )
