@@ -18,6 +18,7 @@ import pytest
 from django.db import connection
 
 from core import services
+from core.services import background
 from tests.fixtures import make_entries, make_event, make_round
 from tournaments.models import Round
 
@@ -55,6 +56,13 @@ def in_thread(action) -> tuple[threading.Thread, list]:
     thread = threading.Thread(target=run)
     thread.start()
     return thread, outcome
+
+
+@pytest.fixture(autouse=True)
+def _jobs_to_a_worker(monkeypatch):
+    """Background jobs go to a worker, as in production: not run in this process once
+    the change commits (there the rebuild would wait for the held lock, rightly)."""
+    monkeypatch.setattr(background, "send", lambda *args, **kwargs: None)
 
 
 @pytest.fixture
