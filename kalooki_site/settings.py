@@ -344,6 +344,9 @@ SPECTACULAR_SETTINGS = {
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "StandingStatusEnum": "scoring.models.Standing.Status",
+        "ProposalStateEnum": "scoring.models.Proposal.State",
+        "TableStateEnum": "core.selectors.progress.TABLE_STATES",
+        "ClockStateEnum": "game.clock.STATES",
     },
 }
 
