@@ -24,12 +24,15 @@ demo: install
 		--slug kingston-open --name "Kingston Kalooki Open (demo)"
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_event \
 		--players 0 --rounds 0 --planned 3 --if-missing \
-		--slug montego-bay-open --name "Montego Bay Open (demo, taking entries)"
+		--slug montego-bay-open --name "Montego Bay Open (demo, taking entries)" \
+		--venue "Montego Bay, Jamaica"
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_event \
 		--players 24 --rounds 2 --seed 11 --live --seated --if-missing \
-		--slug ocho-rios-open --name "Ocho Rios Open (demo, round 2 just seated)"
+		--slug ocho-rios-open --name "Ocho Rios Open (demo, round 2 just seated)" \
+		--venue "Ocho Rios, Jamaica"
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_screens \
 		kingston-open ocho-rios-open
+	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_series --if-missing
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # The whole suite on the database DATABASE_URL names (SQLite when unset).

@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.scoring_serializers import (
+    DirectorHandInputSerializer,
     HandInputSerializer,
     HandSerializer,
     PenaltyInputSerializer,
@@ -27,17 +28,20 @@ from game import rules
 # The fields a hand's body may have: the input serializers describe them (for the
 # schema), the rules engine judges their values.
 HAND_FIELDS = set(HandInputSerializer().fields)
+# A director's PUT may also say why the hand is corrected (kept in its history).
+DIRECTOR_HAND_FIELDS = set(DirectorHandInputSerializer().fields)
 SCORE_FIELDS = set(ScoreInputSerializer().fields)
 PENALTY_FIELDS = set(PenaltyInputSerializer().fields)
 IF_MATCH = re.compile(r'^\s*(?:W/)?"?(\d{1,9})"?\s*$')
 
 
-def parse_hand(body: Any) -> rules.HandEntry:
+def parse_hand(body: Any, fields: set[str] = HAND_FIELDS) -> rules.HandEntry:
     """The PUT body as the rules engine's entry. Values are passed on as sent: the
-    engine reports each wrong one by field and seat; only the shape is checked here."""
+    engine reports each wrong one by field and seat; only the shape is checked here.
+    `fields`: those the body may have (beyond the entry's, a director's `reason`)."""
     if not isinstance(body, dict):
         raise exceptions.ValidationError({"non_field_errors": ["Send the hand as a JSON object."]})
-    unknown = sorted(set(body) - HAND_FIELDS)
+    unknown = sorted(set(body) - fields)
     if unknown:
         raise exceptions.ValidationError(
             {name: ["This is not a field of a hand."] for name in unknown}
@@ -142,7 +146,7 @@ class HandDetail(TableView):
         return with_etag(Response(HandSerializer(view).data), view.version)
 
     @extend_schema(
-        request=HandInputSerializer,
+        request=DirectorHandInputSerializer,
         parameters=[
             OpenApiParameter(
                 "If-Match",
@@ -155,16 +159,22 @@ class HandDetail(TableView):
         responses={200: HandSerializer, 412: OpenApiResponse(description="stale version")},
     )
     def put(self, request, slug: str, number: int, table: int, hand: int):
-        found = self.table(number, table)
-        entry = parse_hand(request.data)
-        recorded = services.record_hand(
-            table=found,
-            number=hand,
-            entry=entry,
-            by=request.user,
-            expected_version=expected_version(request),
-        )
-        return self.respond(found, recorded.hand.number)
+        # A director's write (checked before the body is read): the table is read once,
+        # under its lock, by the service; a director sees every round, drafts included.
+        entry = parse_hand(request.data, DIRECTOR_HAND_FIELDS)
+        try:
+            recorded = services.record_hand(
+                table=services.TableAt(event=self.event, round_number=number, number=table),
+                number=hand,
+                entry=entry,
+                by=request.user,
+                expected_version=expected_version(request),
+                reason=services.correction_reason(request.data.get("reason")),
+            )
+        except Http404 as missing:
+            raise exceptions.NotFound("No such table.") from missing
+        # The hand as the save left it, from what the service holds: no reading it again.
+        return with_etag(Response(HandSerializer(recorded.view).data), recorded.view.version)
 
     @extend_schema(
         parameters=[OpenApiParameter("If-Match", str, OpenApiParameter.HEADER, required=False)],

@@ -8,6 +8,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from core.selectors.progress import TABLE_STATES
+from core.services.hands import CORRECTION_REASON_MAX
 from game.ranking import WHY_INCOMPLETE
 from game.rules import PENALTY_KINDS
 from scoring.models import Proposal, Standing
@@ -32,6 +33,19 @@ class HandInputSerializer(serializers.Serializer):
     down_and_out = serializers.BooleanField(required=False, default=False)
     scores = ScoreInputSerializer(many=True, required=False)
     penalties = PenaltyInputSerializer(many=True, required=False)
+
+
+class DirectorHandInputSerializer(HandInputSerializer):
+    """A hand as a director records or corrects it: a player's entry, and a reason."""
+
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=CORRECTION_REASON_MAX,
+        help_text='optional: why the hand is corrected (e.g. "seat 3\'s cards were misread"); '
+        f"kept in the hand's history and its archive, at most {CORRECTION_REASON_MAX} "
+        "characters",
+    )
 
 
 class ResultSerializer(serializers.Serializer):
@@ -165,4 +179,7 @@ class StandingsSerializer(serializers.Serializer):
     round = serializers.IntegerField(allow_null=True)
     round_closed = serializers.BooleanField()
     final = serializers.BooleanField()
+    # How many standings there are in all (`standings` holds one page of them when the
+    # request gives ?limit= or ?offset=).
+    count = serializers.IntegerField()
     standings = StandingSerializer(many=True, source="rows")

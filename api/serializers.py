@@ -6,10 +6,13 @@ from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from api.series_serializers import PrizeSerializer
 from core.selectors import quality_by_player, visible_players
 from core.services import EVENT_FIELDS
+from core.services.events import EXTRA_FIELDS
+from game.prizes import TIE_POLICIES
 from game.ranking import TIEBREAKS
-from tournaments.models import Entry, Event, Player, Round
+from tournaments.models import Entry, Event, HouseRuleset, Player, Round
 
 
 class PlayerSerializer(CountryFieldMixin, serializers.ModelSerializer):
@@ -30,10 +33,39 @@ class EventSerializer(serializers.ModelSerializer):
     )
     standings_version = serializers.IntegerField(read_only=True)
     screen_version = serializers.IntegerField(read_only=True)
+    custom_ruleset = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=HouseRuleset.objects.all(),
+        allow_null=True,
+        required=False,
+        help_text='house rules (/api/v1/rulesets/): naming one makes the ruleset "custom"',
+    )
+    frozen_ruleset = serializers.JSONField(
+        read_only=True, help_text="the house rules as of the first hand recorded"
+    )
+    prizes = PrizeSerializer(many=True, required=False)
+    prize_ties = serializers.ChoiceField(choices=TIE_POLICIES, required=False)
+    series = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
         model = Event
-        fields = [*EVENT_FIELDS, "standings_version", "screen_version"]
+        fields = [
+            *EVENT_FIELDS,
+            "standings_version",
+            "screen_version",
+            *EXTRA_FIELDS,
+            "frozen_ruleset",
+            "series",
+        ]
+
+    def to_internal_value(self, data):
+        values = super().to_internal_value(data)
+        if "prizes" in values:
+            values["prizes"] = [
+                {k: (str(v) if k == "amount" else v) for k, v in dict(p).items()}
+                for p in values["prizes"]
+            ]
+        return values
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -46,11 +78,25 @@ class EntrySerializer(serializers.ModelSerializer):
         allow_null=True,
         help_text="a player who withdrew during the round in play: the last hand they played",
     )
+    rating = serializers.FloatField(
+        read_only=True,
+        allow_null=True,
+        help_text="the player's rating across events (mu - 3 sigma); null: not rated yet",
+    )
 
     class Meta:
         model = Entry
-        fields = ["id", "player", "name", "status", "seed_number", "left_after_hand"]
-        read_only_fields = ["status"]
+        fields = [
+            "id",
+            "player",
+            "name",
+            "status",
+            "seed_number",
+            "left_after_hand",
+            "rating",
+            "carried_points",
+        ]
+        read_only_fields = ["status", "carried_points"]
 
     def get_fields(self):
         fields = super().get_fields()

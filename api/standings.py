@@ -1,21 +1,83 @@
 """REST API v1: an event's standings (API.md, "Standings"). Thin: parse, read the
-selector, render."""
+selector, render.
+
+The standings change only when a rebuild bumps the event's standings version, so the
+document is rendered once per version (and page, `?limit=&offset=`), as JSON bytes and
+gzip-compressed bytes, and kept in this process and in the shared cache: a read costs
+the event's row (who may see it) and a dictionary lookup. Every answer carries a weak
+ETag naming that version; a client that sends it back in If-None-Match gets 304 with
+no body, and one that accepts gzip gets the compressed bytes.
+"""
 
 from __future__ import annotations
 
 import re
+import time
+from collections import OrderedDict
 
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
-from django.http import Http404
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.http import Http404, HttpResponse
+from django.utils.cache import patch_vary_headers
+from django.utils.text import compress_string
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.permissions import AllowAny
-from rest_framework.response import Response
+from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
+from api.guards import MAX_LIMIT, MAX_OFFSET
 from api.scoring_serializers import StandingsSerializer
 from api.support import EventScoped
 from core import selectors
+from core.live import remember_version, version_key
+
+ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads it
+NUMBER = re.compile(r"[0-9]{1,10}")
+# Rendered documents kept in this process (each under a key naming its version, so
+# never stale): the latest few events' pages.
+KEPT = 64
+_rendered: OrderedDict[str, tuple[bytes, bytes]] = OrderedDict()
+
+
+# A public event's row, kept in this process for anonymous readers no longer than the
+# public pages keep theirs, and used only while the shared cache announces the same
+# standings version (`core.live`): the read then needs no query at all.
+EVENT_TTL = 10
+_events: dict[str, tuple[float, object]] = {}
+
+
+def forget_rendered() -> None:
+    """Drop this process's copies (the shared cache was emptied: tests do)."""
+    _rendered.clear()
+    _events.clear()
+
+
+def is_anonymous(request) -> bool:
+    """No credentials at all: no token, no session (the public's reads)."""
+    raw = request._request
+    return "HTTP_AUTHORIZATION" not in raw.META and settings.SESSION_COOKIE_NAME not in raw.COOKIES
+
+
+def public_copy(slug: str):
+    """This process's copy of a public event, if it is young enough and the shared cache
+    still announces its standings version; else None (read it from the database)."""
+    found = _events.get(slug)
+    if found is None or found[0] < time.monotonic():
+        return None
+    event = found[1]
+    if cache.get(version_key(slug)) != (event.standings_version, True):
+        return None
+    return event
+
+
+def keep_copy(event) -> None:
+    if event.public:
+        remember_version(event)  # so the next read finds it announced
+        _events[event.slug] = (time.monotonic() + EVENT_TTL, event)
+        if len(_events) > KEPT:
+            _events.pop(next(iter(_events)))
 
 
 def standings_data(event, number: int | None) -> dict:
@@ -29,12 +91,185 @@ def standings_data(event, number: int | None) -> dict:
     return data
 
 
+def page_of(data: dict, limit: int | None, offset: int) -> dict:
+    """The document with only the standings from `offset`, at most `limit` of them."""
+    if limit is None and not offset:
+        return data
+    end = None if limit is None else offset + limit
+    return {**data, "standings": data["standings"][offset:end]}
+
+
+def rendered(event, number: int | None, limit: int | None, offset: int) -> tuple[bytes, bytes]:
+    """(JSON, gzip-compressed JSON) of one page of the standings at the event's version."""
+    # The event's creation time too: an id SQLite gave again after a deletion names
+    # another event.
+    key = (
+        f"api:standings:bytes:{event.pk}:{event.created_at.timestamp()}:"
+        f"{event.standings_version}:{event.status}:{number}:{limit}:{offset}"
+    )
+    found = _rendered.get(key)
+    if found is None:
+        found = cache.get(key)
+        if found is None:
+            body = JSONRenderer().render(page_of(standings_data(event, number), limit, offset))
+            found = (body, compress_string(body))
+            cache.set(key, found, timeout=3600)
+        _rendered[key] = found
+        while len(_rendered) > KEPT:
+            _rendered.popitem(last=False)
+    return found
+
+
+def etag(event, number: int | None, limit: int | None, offset: int) -> str:
+    """Weak: the same for the plain and the compressed bytes of one document."""
+    return (
+        f'W/"standings-{event.pk}-{event.standings_version}-{event.status}-'
+        f'{number or 0}-{limit or 0}-{offset}"'
+    )
+
+
+def matches(request, tag: str) -> bool:
+    """Whether If-None-Match names this version (weak comparison, or `*`)."""
+    sent = request.headers.get("If-None-Match", "")
+    if not sent:
+        return False
+    bare = tag.removeprefix("W/")
+    return any(
+        part.strip() == "*" or part.strip().removeprefix("W/") == bare for part in sent.split(",")
+    )
+
+
+def whole_number(request, name: str, *, most: int, least: int = 0) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if not NUMBER.fullmatch(raw) or not least <= int(raw) <= most:
+        raise exceptions.ValidationError(
+            {name: [f"Give a whole number from {least} to {most}, not {raw[:20]!r}."]}
+        )
+    return int(raw)
+
+
+def quiet_number(raw: str | None, *, most: int, least: int = 0) -> int | None | bool:
+    """`whole_number` without the error: False for anything it would refuse."""
+    if raw is None or raw == "":
+        return None
+    if not NUMBER.fullmatch(raw) or not least <= int(raw) <= most:
+        return False
+    return int(raw)
+
+
+class ThrottleShim:
+    """What DRF's throttles read of a request (the user, the client's address): an
+    anonymous reader's, without wrapping the request in DRF's Request."""
+
+    def __init__(self, request) -> None:
+        self._request = request
+        self.META = request.META
+        self.headers = request.headers
+        self.user = AnonymousUser()
+
+
 class StandingsView(EventScoped, APIView):
     permission_classes = [AllowAny]
+    # The throttles' verdict, when the fast read already asked them (see `dispatch`).
+    _throttle_waits: list | None = None
+
+    def dispatch(self, request, *args, **kwargs):
+        """An anonymous GET of a public event whose document is already rendered is
+        answered here, before DRF authenticates anyone or checks permissions (there is
+        nobody to authenticate, and the public may read): the same throttles counted
+        once, the same bytes, ETag, 304 and headers. Anything else, or a throttled
+        request (answered 429 by DRF as usual, without counting it twice), goes the
+        usual way."""
+        fast = self.fast_read(request, kwargs.get("slug", ""))
+        if fast is not None:
+            self.args, self.kwargs = args, kwargs
+            self.headers = self.default_response_headers
+            response = self.finalize_response(request, fast, *args, **kwargs)
+            # As DRF's path says once the session was looked at for a user: an answer
+            # for a request without cookies is not one for a signed-in director.
+            patch_vary_headers(response, ("Cookie",))
+            return response
+        return super().dispatch(request, *args, **kwargs)
+
+    def check_throttles(self, request):
+        if self._throttle_waits is None:
+            return super().check_throttles(request)
+        if self._throttle_waits:
+            durations = [wait for wait in self._throttle_waits if wait is not None]
+            self.throttled(request, max(durations, default=None))
+
+    def fast_read(self, request, slug: str) -> HttpResponse | None:
+        if request.method != "GET":
+            return None
+        meta, params = request.META, request.GET
+        if "HTTP_AUTHORIZATION" in meta or settings.SESSION_COOKIE_NAME in request.COOKIES:
+            return None
+        if set(params) - {"round", "limit", "offset"}:
+            return None
+        raw = params.get("round")
+        number = None
+        if raw is not None:
+            if not re.fullmatch(r"[0-9]{1,4}", raw):
+                return None
+            number = int(raw)
+        limit = quiet_number(params.get("limit"), least=1, most=MAX_LIMIT)
+        offset = quiet_number(params.get("offset"), most=MAX_OFFSET)
+        if limit is False or offset is False:
+            return None
+        offset = offset or 0
+        event = public_copy(slug)
+        if event is None:
+            return None
+        tag = etag(event, number, limit, offset)
+        response = None
+        if not matches(request, tag):
+            try:
+                plain, compressed = rendered(event, number, limit, offset)
+            except Http404:
+                return None  # DRF's path answers the 404 in its own words
+            gzip = bool(ACCEPTS_GZIP.search(meta.get("HTTP_ACCEPT_ENCODING", "")))
+            response = HttpResponse(compressed if gzip else plain, content_type="application/json")
+            if gzip:
+                response["Content-Encoding"] = "gzip"
+        shim = ThrottleShim(request)
+        waits = [
+            throttle.wait()
+            for throttle in self.get_throttles()
+            if not throttle.allow_request(shim, self)
+        ]
+        if waits:
+            self._throttle_waits = waits
+            return None
+        if response is None:
+            response = HttpResponse(status=304)
+        response["ETag"] = tag
+        response["Cache-Control"] = "no-cache"
+        patch_vary_headers(response, ("Accept-Encoding",))
+        return response
 
     @extend_schema(
-        parameters=[OpenApiParameter("round", int, required=False, description="a closed round")],
-        responses=StandingsSerializer,
+        parameters=[
+            OpenApiParameter("round", int, required=False, description="a closed round"),
+            OpenApiParameter(
+                "limit",
+                int,
+                required=False,
+                description=f"at most this many standings (1 to {MAX_LIMIT}); all by default",
+            ),
+            OpenApiParameter(
+                "offset", int, required=False, description="skip this many standings first"
+            ),
+            OpenApiParameter(
+                "If-None-Match",
+                str,
+                OpenApiParameter.HEADER,
+                required=False,
+                description="the ETag of the standings you hold: 304 while they are current",
+            ),
+        ],
+        responses={200: StandingsSerializer, 304: OpenApiResponse(description="not modified")},
     )
     def get(self, request, slug: str):
         raw = request.query_params.get("round")
@@ -43,8 +278,27 @@ class StandingsView(EventScoped, APIView):
             if not re.fullmatch(r"[0-9]{1,4}", raw):
                 raise exceptions.ValidationError({"round": ["Give a round number."]})
             number = int(raw)
-        try:
-            data = standings_data(self.event, number)
-        except Http404 as missing:
-            raise exceptions.NotFound("No standings for this round.") from missing
-        return Response(data)
+        limit = whole_number(request, "limit", least=1, most=MAX_LIMIT)
+        offset = whole_number(request, "offset", most=MAX_OFFSET) or 0
+        anonymous = is_anonymous(request)
+        event = public_copy(slug) if anonymous else None
+        if event is None:
+            event = self.event
+            if anonymous:
+                keep_copy(event)
+        tag = etag(event, number, limit, offset)
+        if matches(request, tag):
+            response = HttpResponse(status=304)
+        else:
+            try:
+                plain, compressed = rendered(event, number, limit, offset)
+            except Http404 as missing:
+                raise exceptions.NotFound("No standings for this round.") from missing
+            gzip = bool(ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+            response = HttpResponse(compressed if gzip else plain, content_type="application/json")
+            if gzip:
+                response["Content-Encoding"] = "gzip"
+        response["ETag"] = tag
+        response["Cache-Control"] = "no-cache" if event.public else "private, no-cache"
+        patch_vary_headers(response, ("Accept-Encoding",))
+        return response

@@ -64,7 +64,7 @@ class EventScoped:
 
     @cached_property
     def directs(self) -> bool:
-        return selectors.can_direct(self.request.user, self.event)
+        return selectors.reader_directs(self.request.user, self.event)
 
     def check_round_visible(self, round_: Round | None) -> Round:
         """A round's seating is the public's once published; a draft (or one still

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from api import events, exports, hands, rounds, screens, standings, table_entry
+from api import events, exports, hands, ratings, rounds, screens, series, standings, table_entry
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
@@ -13,6 +13,8 @@ proposal = table + "hands/<int:hand>/proposal/"
 
 urlpatterns = [
     path("players/", events.PlayerList.as_view(), name="players"),
+    path("players/<int:player_id>/", ratings.PlayerDetail.as_view(), name="player"),
+    path("ratings/", ratings.RatingList.as_view(), name="ratings"),
     path("events/", events.EventList.as_view(), name="events"),
     path(event, events.EventDetail.as_view(), name="event"),
     path(event + "finish/", events.EventFinish.as_view(), name="event-finish"),
@@ -48,4 +50,20 @@ urlpatterns = [
         name="export-standings",
     ),
     path(event + "exports/hands.csv", exports.HandsCsv.as_view(), name="export-hands"),
+    path("series/", series.SeriesList.as_view(), name="series-list"),
+    path("series/<slug:slug>/", series.SeriesDetail.as_view(), name="series"),
+    path("series/<slug:slug>/events/", series.SeriesLegs.as_view(), name="series-legs"),
+    path(
+        "series/<slug:slug>/events/<slug:event>/",
+        series.SeriesLegDetail.as_view(),
+        name="series-leg",
+    ),
+    path(
+        "series/<slug:slug>/standings/",
+        series.SeriesStandingsView.as_view(),
+        name="series-standings",
+    ),
+    path("series/<slug:slug>/final/", series.SeriesFinal.as_view(), name="series-final"),
+    path("rulesets/", series.HouseRulesetList.as_view(), name="house-rulesets"),
+    path("rulesets/<slug:slug>/", series.HouseRulesetDetail.as_view(), name="house-ruleset"),
 ]

@@ -14,7 +14,6 @@ import argparse
 import http.client
 import json
 import os
-import socket
 import statistics
 import threading
 import time
@@ -30,14 +29,9 @@ from _setup import (
     stop,
     wait_for_port,
 )
+from leaderboard import free_port
 
 BROKER = "redis://127.0.0.1:6379/4"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Client:

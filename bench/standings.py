@@ -94,7 +94,7 @@ def main() -> None:
     url = setup_django()
     from django.db import connection
 
-    from core.selectors.standings import set_records
+    from core.selectors.rebuild import set_records
     from core.services import refresh_standings
     from scoring.models import HandScore
 
@@ -111,7 +111,7 @@ def main() -> None:
         set_records(event, up_to=10)
 
     def rebuild():
-        refresh_standings(event=event)
+        refresh_standings(event=event, full=True)  # every hand score (bench/faster.py: incremental)
 
     bare_times = timed(bare, args.runs)
     read_times = timed(read_only, args.runs)

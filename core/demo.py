@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -152,6 +153,8 @@ class DemoOptions:
     planned: int | None = None
     # Who enters the hands ("directors" or "players", Event.table_entry).
     table_entry: str = "directors"
+    # Where the event is played.
+    venue: str = "Kingston, Jamaica"
 
 
 class Simulator:
@@ -209,8 +212,9 @@ class Simulator:
         )
 
 
-def make_players(rng: random.Random, count: int) -> list[Player]:
-    players, seen = [], set()
+def make_players(rng: random.Random, count: int, *, taken: Iterable[str] = ()) -> list[Player]:
+    """`count` new players with names of their own (none of `taken` either)."""
+    players, seen = [], set(taken)
     while len(players) < count:
         name = f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}"
         if name in seen:
@@ -230,7 +234,7 @@ def generate_demo_event(options: DemoOptions) -> Event:
         slug=options.slug,
         name=options.name,
         starts_on=timezone.localdate(),
-        venue="Kingston, Jamaica",
+        venue=options.venue,
         ruleset=options.ruleset,
         rounds_planned=options.planned or options.rounds or 3,
         status=(

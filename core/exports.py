@@ -15,8 +15,10 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from core.selectors import TableProgress, standings_after
+from core.selectors.prizes import event_prize_winners
+from core.selectors.series import prize_text, series_standings
 from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty
-from tournaments.models import Event, Round
+from tournaments.models import Event, Round, Series
 
 STANDINGS_COLUMNS = (
     "round",
@@ -29,6 +31,7 @@ STANDINGS_COLUMNS = (
     "movement",
     "status",
     "incomplete",
+    "prize",
 )
 HANDS_COLUMNS = (
     "round",
@@ -77,6 +80,8 @@ def standings_rows(event: Event, number: int | None = None) -> list[dict[str, An
     """The standings after round `number` (default: the latest that has any), with each
     player's club and country: 2 queries."""
     standings = standings_after(event, number)
+    # The prizes go with the final standings only (issue 18).
+    prizes = {w.rank: w.text for w in event_prize_winners(event)} if standings.final else {}
     return [
         {
             "round": standings.round,
@@ -90,6 +95,7 @@ def standings_rows(event: Event, number: int | None = None) -> list[dict[str, An
             "movement": row.movement,
             "status": row.status,
             "incomplete": row.incomplete_text,
+            "prize": prizes.get(row.rank, ""),
         }
         for row in standings.rows
     ]
@@ -97,6 +103,48 @@ def standings_rows(event: Event, number: int | None = None) -> list[dict[str, An
 
 def standings_csv(event: Event, number: int | None = None) -> str:
     return to_csv(STANDINGS_COLUMNS, standings_rows(event, number))
+
+
+SERIES_COLUMNS = (
+    "rank",
+    "player_id",
+    "player",
+    "points",
+    "events_played",
+    "best_place",
+    "qualified",
+    "results",
+    "prize",
+)
+
+
+def series_rows(series: Series) -> list[dict[str, Any]]:
+    """A series' standings with each leg's result (dropped ones said so) and the prize
+    of each rank: 2 queries."""
+    return [
+        {
+            "rank": row.rank,
+            "player_id": row.player_id,
+            "player": row.player.name,
+            "points": row.points,
+            "events_played": row.events_played,
+            "best_place": row.best_place,
+            "qualified": row.qualified,
+            "results": "; ".join(
+                f"{r['name']}: place {r['place']}, {r['points']} points"
+                + ("" if r["counted"] else " (dropped)")
+                for r in row.results
+            ),
+            "prize": prize_text(row.prize.amount, row.prize.item, row.prize.shared_with)
+            if row.prize
+            else "",
+        }
+        for row in series_standings(series)
+    ]
+
+
+def series_csv(series: Series) -> str:
+    return to_csv(SERIES_COLUMNS, series_rows(series))
 
 
 def hand_rows(event: Event) -> list[dict[str, Any]]:

@@ -66,7 +66,8 @@ def _number_or_text(text: str) -> int | float | str | None:
 class HandRowForm:
     """The POST of one hand row: seat boxes `seat1`..`seat6`, `went_out`,
     `down_and_out`, `redeal`, penalty lines `p1_seat`/`p1_kind`/`p1_calls`/`p1_points`,
-    and `version`, the hand's version when the director started editing it."""
+    `version`, the hand's version when the director started editing it, and on a
+    recorded hand's row `reason`, the director's optional reason for the correction."""
 
     def __init__(self, data: Mapping[str, str], *, seats: Sequence[int]) -> None:
         self.seats = tuple(seats)
@@ -89,6 +90,7 @@ class HandRowForm:
             if not slot.blank
         ]
         self.version = self.read_version(data.get("version", ""))
+        self.reason = data.get("reason", "")
         # Lines past the last slot the page offers (sent by hand or by a script): the
         # row is refused rather than saved without them.
         self.lines_beyond = sorted(
@@ -113,8 +115,21 @@ class HandRowForm:
 
     @property
     def went_out_seat(self) -> int | None:
-        value = _number_or_text(self.went_out)
+        value = self.inferred_went_out()
         return value if isinstance(value, int) else None
+
+    def inferred_went_out(self) -> int | float | str | None:
+        """Who went out as typed; when the box is left empty (and the hand is not a
+        redeal), the one seat whose box is empty or 0, if exactly one is: the help says
+        to leave the box of the player who went out empty."""
+        if self.went_out or self.redeal:
+            return _number_or_text(self.went_out)
+        out = [
+            pos
+            for pos, text in self.values.items()
+            if not text or text in DASHES or _number_or_text(text) == 0
+        ]
+        return out[0] if len(out) == 1 else None
 
     def seat_entry(self, position: int) -> rules.SeatEntry | None:
         text = self.values[position]
@@ -149,7 +164,7 @@ class HandRowForm:
         )
         return rules.HandEntry(
             redeal=self.redeal,
-            went_out=_number_or_text(self.went_out),  # type: ignore[arg-type]
+            went_out=self.inferred_went_out(),  # type: ignore[arg-type]
             down_and_out=self.down_and_out,
             scores=scores,
             penalties=penalties,

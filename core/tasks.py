@@ -6,7 +6,9 @@ from __future__ import annotations
 from celery import shared_task
 
 from core.services import background, derived
+from core.services.ratings import RATINGS, refresh_ratings_job
 from core.services.seating import seat_round_job
+from core.services.series import refresh_series_job
 from core.services.standings import refresh_standings_job
 
 RELIABLE = {"acks_late": True, "reject_on_worker_lost": True}
@@ -21,6 +23,16 @@ def refresh_standings(event_id: int) -> int | None:
 @shared_task(name=background.SEATING, max_retries=5, default_retry_delay=2, **RELIABLE)
 def seat_round(round_id: int) -> str | None:
     return seat_round_job(round_id)
+
+
+@shared_task(name=background.SERIES_STANDINGS, max_retries=5, default_retry_delay=2, **RELIABLE)
+def refresh_series_standings(series_id: int) -> int | None:
+    return refresh_series_job(series_id)
+
+
+@shared_task(name=RATINGS, max_retries=5, default_retry_delay=2, **RELIABLE)
+def refresh_ratings(key: int = 0) -> int | None:
+    return refresh_ratings_job(key)
 
 
 # Sent by Celery beat every few seconds; expires rather than piling up while no worker runs.

@@ -31,8 +31,9 @@ def director_round(request: HttpRequest, slug: str, number: int) -> Round:
 
 
 def director_table(request: HttpRequest, slug: str, number: int, table: int) -> Table:
-    """A table of an event this user directs (with its round and event loaded)."""
-    return selectors.table_of(director_event(request, slug), number, table)
+    """A table of an event this user directs (with its round and event loaded): one
+    query."""
+    return selectors.directed_table(request.user, slug, number, table)
 
 
 def refusal(check: Callable[[], Any]) -> str:
@@ -88,3 +89,23 @@ def invalid_form(request: HttpRequest, form, default: str) -> HttpResponse:
         for text in errors:
             messages.error(request, text)
     return back_to(request, default)
+
+
+def event_form_action(
+    request: HttpRequest,
+    slug: str,
+    form_class: type,
+    done: str | Callable[[Any], str],
+    call: Callable[[Event, dict[str, Any]], Any],
+    *,
+    form_takes_event: bool = False,
+) -> HttpResponse:
+    """The shape of most dashboard POSTs: the directed event, its form read (a bad form
+    becomes the messages), then one service call, `call(event, cleaned_data)`, through
+    `act`."""
+    event = director_event(request, slug)
+    form = form_class(request.POST, event=event) if form_takes_event else form_class(request.POST)
+    url = dashboard_url(event)
+    if not form.is_valid():
+        return invalid_form(request, form, url)
+    return act(request, done, lambda: call(event, form.cleaned_data), url)

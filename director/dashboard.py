@@ -19,7 +19,8 @@ from director import entries
 from director.common import director_event, director_round, refusal
 from director.forms import LeavePointForm, StartRoundForm, TableJumpForm, WithdrawForm
 from director.screens import panel as screens_panel
-from tournaments.models import Event, Round, Table
+from director.site import site_panel
+from tournaments.models import Entry, Event, Round, Table
 
 
 @dataclass
@@ -45,6 +46,11 @@ def quality_report(round_: Round, names: dict[int, str]) -> dict[str, Any]:
         "pairs": pairs,
         "widest_spread": max(spread) if spread else None,
         "known": bool(quality),
+        "club_meetings": quality.get("club_meetings"),
+        "club_pairs": [
+            " and ".join(names.get(pid, f"#{pid}") for pid in pair)
+            for pair in quality.get("club_pairs") or []
+        ],
     }
 
 
@@ -145,6 +151,20 @@ def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
     )
 
 
+def day_panel(event: Event) -> dict[str, Any]:
+    """The players panel: who is active (and checked in), who withdrew (possible
+    substitutes): 1 query."""
+    entries = list(
+        Entry.objects.filter(event=event).select_related("player").order_by("player__name", "pk")
+    )
+    active = [e for e in entries if e.status == Entry.Status.ACTIVE]
+    return {
+        "active": active,
+        "withdrawn": [e for e in entries if e.status == Entry.Status.WITHDRAWN],
+        "checked_in": sum(1 for e in active if e.checked_in),
+    }
+
+
 # --- Pages ----------------------------------------------------------------------------
 
 
@@ -167,6 +187,8 @@ def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) 
         "screens": screens_panel(event, dashboard.current),
         "withdraw_form": WithdrawForm(event=event),
         "leave_form": LeavePointForm(event=event),
+        "day": day_panel(event),
+        "site": site_panel(request),
     }
     return render(request, "director/dashboard.html", context)
 

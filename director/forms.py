@@ -113,3 +113,110 @@ class AnnouncementForm(forms.Form):
 
 class TimeRuleForm(forms.Form):
     time_rule = forms.CharField(max_length=2000, required=False, label="At time")
+
+
+class LatePlayerForm(forms.Form):
+    """A player who arrives late: the service adds them to the registry and the event."""
+
+    name = forms.CharField(max_length=120, label="Name")
+    club = forms.CharField(max_length=120, required=False, label="Club")
+    seed_number = forms.IntegerField(required=False, min_value=1, max_value=99999, label="Seed")
+
+
+class CheckInForm(forms.Form):
+    """The check-in list: the players ticked are present, the others are not."""
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        entries = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+        self.fields["present"] = forms.ModelMultipleChoiceField(
+            queryset=entries.select_related("player").order_by("player__name", "pk"),
+            required=False,
+            error_messages={"invalid_choice": "Choose active players of this event."},
+        )
+
+
+class SubstituteForm(forms.Form):
+    """A no-show and who replaces them: a new player's name, or a player who withdrew."""
+
+    name = forms.CharField(max_length=120, required=False, label="New player")
+    club = forms.CharField(max_length=120, required=False, label="Club")
+
+    def __init__(self, *args, event: Event, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"] = entries_field(event, "No-show", Entry.Status.ACTIVE)
+        self.fields["substitute"] = entries_field(event, "or", Entry.Status.WITHDRAWN)
+        self.fields["substitute"].required = False
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("name", "").strip() and not data.get("substitute"):
+            raise forms.ValidationError(
+                "Give the substitute: a new player's name, or a player who withdrew."
+            )
+        if data.get("name", "").strip() and data.get("substitute"):
+            raise forms.ValidationError("Give a new player's name or choose one, not both.")
+        return data
+
+
+class DayOptionsForm(forms.Form):
+    check_in = forms.BooleanField(required=False, label="Seat only checked-in players")
+    club_avoidance = forms.BooleanField(required=False, label="Keep clubs apart")
+
+
+def event_help(name: str) -> str:
+    """A setting's help, as the model (and so the admin) gives it."""
+    return str(Event._meta.get_field(name).help_text)
+
+
+class NewEventForm(forms.Form):
+    """A new event's main settings and agreed variants; the service checks them as the
+    API does (Trinidad doubling only for a Trinidad set, say)."""
+
+    name = forms.CharField(max_length=200, label="Name")
+    slug = forms.SlugField(max_length=80, label="Address (slug)")
+    starts_on = forms.DateField(required=False, label="Starts on")
+    venue = forms.CharField(max_length=200, required=False, label="Venue")
+    ruleset = forms.ChoiceField(choices=Event.Ruleset.choices, label="Ruleset")
+    format = forms.ChoiceField(choices=Event.Format.choices, label="Format")
+    rounds_planned = forms.IntegerField(min_value=1, max_value=50, initial=3, label="Rounds")
+    seating = forms.ChoiceField(choices=SeatingPolicy.choices, label="Seating from round 2")
+    check_in = forms.BooleanField(required=False, label="Seat only checked-in players")
+    club_avoidance = forms.BooleanField(required=False, label="Keep clubs apart")
+    # The agreed variants (README, "The agreed variants"): fixed once a hand is recorded.
+    overcall_penalty = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Charge the director penalty for an over-call",
+        help_text=event_help("overcall_penalty"),
+    )
+    trinidad_doubling = forms.BooleanField(
+        required=False,
+        label="Trinidad doubling on a down and out",
+        help_text=event_help("trinidad_doubling"),
+    )
+    penalty_per_hand = forms.BooleanField(
+        required=False,
+        label="Penalty amounts may differ by hand",
+        help_text=event_help("penalty_per_hand"),
+    )
+
+    SETTINGS = (
+        "name",
+        "slug",
+        "starts_on",
+        "venue",
+        "ruleset",
+        "format",
+        "rounds_planned",
+        "overcall_penalty",
+        "trinidad_doubling",
+        "penalty_per_hand",
+    )
+
+    def settings(self) -> dict:
+        data = {name: self.cleaned_data[name] for name in self.SETTINGS}
+        data["seating"] = self.cleaned_data["seating"]
+        if data["starts_on"] is None:
+            del data["starts_on"]
+        return data

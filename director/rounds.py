@@ -5,6 +5,7 @@ comes back with the service's answer as a message."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
@@ -18,6 +19,7 @@ from director.common import (
     director_event,
     director_round,
     director_table,
+    event_form_action,
     invalid_form,
 )
 from director.forms import MoveForm, SeedForm, StartRoundForm, SwapForm
@@ -27,21 +29,15 @@ from tournaments.models import Round
 @login_required
 @require_POST
 def start_round(request: HttpRequest, slug: str) -> HttpResponse:
-    event = director_event(request, slug)
-    form = StartRoundForm(request.POST, event=event)
-    url = dashboard_url(event)
-    if not form.is_valid():
-        return invalid_form(request, form, url)
-    return act(
+    return event_form_action(
         request,
+        slug,
+        StartRoundForm,
         "The next round is started; its seating is ready below as a draft.",
-        lambda: services.start_round(
-            event=event,
-            policy=form.cleaned_data["policy"] or None,
-            seed=form.cleaned_data["seed"],
-            by=request.user,
+        lambda event, data: services.start_round(
+            event=event, policy=data["policy"] or None, seed=data["seed"], by=request.user
         ),
-        url,
+        form_takes_event=True,
     )
 
 
@@ -52,53 +48,35 @@ def round_action(
     return act(request, done, lambda: call(round_), dashboard_url(round_.event))
 
 
-@login_required
-@require_POST
-def publish_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return round_action(
-        request,
-        slug,
-        number,
-        f"Round {number} is published: it is in play.",
-        lambda r: services.publish_round(round=r, by=request.user),
-    )
+def round_view(done: str, call: Callable[..., Any]):
+    """A POST on a round that calls one service, `call(round=..., by=...)`, and says
+    `done` (with the round's {number})."""
+
+    @login_required
+    @require_POST
+    def view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+        return round_action(
+            request,
+            slug,
+            number,
+            done.format(number=number),
+            lambda r: call(round=r, by=request.user),
+        )
+
+    return view
 
 
-@login_required
-@require_POST
-def close_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return round_action(
-        request,
-        slug,
-        number,
-        f"Round {number} is closed.",
-        lambda r: services.close_round(round=r, force=False, by=request.user),
-    )
-
-
-@login_required
-@require_POST
-def force_close_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return round_action(
-        request,
-        slug,
-        number,
-        f"Round {number} is closed with hands missing (recorded as forced).",
-        lambda r: services.close_round(round=r, force=True, by=request.user),
-    )
-
-
-@login_required
-@require_POST
-def reopen_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return round_action(
-        request,
-        slug,
-        number,
-        f"Round {number} is reopened: it is in play again, and its hands can be entered "
-        "or corrected. Close it again when they are.",
-        lambda r: services.reopen_round(round=r, by=request.user),
-    )
+publish_round = round_view("Round {number} is published: it is in play.", services.publish_round)
+close_round = round_view("Round {number} is closed.", partial(services.close_round, force=False))
+force_close_round = round_view(
+    "Round {number} is closed with hands missing (recorded as forced).",
+    partial(services.close_round, force=True),
+)
+reopen_round = round_view(
+    "Round {number} is reopened: it is in play again, and its hands can be entered or "
+    "corrected. Close it again when they are.",
+    services.reopen_round,
+)
 
 
 @login_required

@@ -9,6 +9,7 @@ the typed row to the service, and shows the answer.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from django.contrib import messages
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from core import selectors, services
 from core.errors import HandRejected, InvalidInput, ServiceError, StaleVersion, StateConflict
 from core.selectors import TableSheet
+from core.services.hands import CORRECTION_REASON_MAX
 from core.sheet_form import (
     PENALTY_LABELS,
     HandRowForm,
@@ -63,6 +65,7 @@ class HandRow:
     penalties: list[PenaltySlot] = field(default_factory=list)
     verdict: RowVerdict = field(default_factory=RowVerdict)
     typed: bool = False  # shows what the director typed, not what is stored
+    reason: str = ""  # the reason typed for a correction (kept when the save is refused)
 
     @property
     def recorded(self) -> bool:
@@ -83,6 +86,10 @@ class HandRow:
             return "stale"
         if self.verdict.problems:
             return "error"
+        if self.verdict.saved and self.outcome == "redeal":
+            # The deal was void: the hand is dealt again and still needs its scores,
+            # so the row stays open for them (the cursor stays on it).
+            return "redealt"
         if self.verdict.saved:
             return "saved"
         return "recorded" if self.recorded else "open"
@@ -96,8 +103,13 @@ class Sheet:
     rows: list[HandRow]
     penalty_kinds: list[tuple[str, str]]
     down_and_out_allowed: bool
-    table_count: int
     why_read_only: str  # the service's reason this table takes no writes ("": it does)
+
+    @cached_property
+    def table_count(self) -> int:
+        """How many tables the round has (the whole page links to the next one; a row
+        saved and shown again does not need it)."""
+        return selectors.table_count(self.table.round)
 
     @property
     def table(self) -> Table:
@@ -130,6 +142,11 @@ class Sheet:
     @property
     def editable(self) -> bool:
         return not self.why_read_only
+
+    @property
+    def reason_max(self) -> int:
+        """The longest reason a correction may carry (the history keeps that much)."""
+        return CORRECTION_REASON_MAX
 
     @property
     def columns(self) -> int:
@@ -229,11 +246,12 @@ def hand_row(stored: selectors.TableSheet, row, table_rules: rules.TableRules) -
     return out
 
 
-def build_sheet(table: Table) -> Sheet:
-    """The sheet as stored: every hand of the set, recorded or not, with running totals."""
+def build_sheet(table: Table, seats=None) -> Sheet:
+    """The sheet as stored: every hand of the set, recorded or not, with running totals
+    (`seats`: the table's, when a save has just read them)."""
     event = table.round.event
     ruleset = event.rules
-    stored = selectors.table_sheet(table)
+    stored = selectors.table_sheet(table, seats)
     kinds = [rules.OVERCALL, rules.FALSE_LAYDOWN]
     if ruleset.challenge_allowed:
         kinds.append(rules.CHALLENGE)
@@ -242,7 +260,6 @@ def build_sheet(table: Table) -> Sheet:
         rows=[hand_row(stored, row, event.table_rules) for row in stored.rows],
         penalty_kinds=[(kind, PENALTY_LABELS[kind]) for kind in kinds],
         down_and_out_allowed=event.table_rules.doubles(ruleset),
-        table_count=selectors.table_count(table.round),
         why_read_only=read_only_reason(table),
     )
 
@@ -278,6 +295,7 @@ def typed_row(stored: HandRow, form: HandRowForm, verdict: RowVerdict) -> HandRo
         penalties=with_blank_slot(penalties),
         verdict=verdict,
         typed=True,
+        reason=form.reason,
     )
 
 
@@ -341,12 +359,13 @@ def hand_row_view(
 
     form = HandRowForm(request.POST, seats=selectors.playing_seats(found, hand))
     try:
-        services.record_hand(
+        recorded = services.record_hand(
             table=found,
             number=hand,
             entry=form.entry(),
             by=request.user,
             expected_version=form.version,
+            reason=services.correction_reason(form.reason),
         )
     except (InvalidInput, StaleVersion, StateConflict) as error:
         sheet = build_sheet(found)
@@ -363,7 +382,7 @@ def hand_row_view(
     if not is_htmx(request):
         messages.success(request, f"Hand {hand} saved.")
         return redirect(f"{sheet_url(found)}#hand-{hand}")
-    sheet = build_sheet(found)
+    sheet = build_sheet(found, recorded.seats or None)
     saved = sheet.row(hand)
     saved.verdict = RowVerdict(saved=True)
     context = {**sheet_context(sheet), "row": saved}

@@ -12,13 +12,16 @@ import secrets
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from core import exports, importing, printing, selectors
 from core.errors import ServiceError
+from core.selectors.site import site_url
 from director.common import director_event
+from director.site import site_panel
 from tournaments.models import Event, Round
 
 SESSION_KEY = "toolkit-imports"
@@ -50,6 +53,10 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "rounds": rounds,
             "entries": selectors.entries_of(event, "active").count(),
+            "entry_list": selectors.entries_of(event, "active").order_by(
+                F("rating").desc(nulls_last=True), "seed_number", "player__name"
+            ),
+            "site": site_panel(request),
         },
     )
 
@@ -184,9 +191,19 @@ def round_pdf(request: HttpRequest, slug: str, number: int, build, name: str) ->
     """A round's PDF whose QR codes lead to this site (the address the director uses)."""
     event = director_event(request, slug)
     round_ = printable_round(event, number)
-    base_url = request.build_absolute_uri("/").rstrip("/")
+    base_url = site_url(request.build_absolute_uri("/"))
     pdf = build(event=event, round_=round_, base_url=base_url, paper=paper(request))
     name = exports.filename(event, f"round-{number}-{name}", "pdf")
+    return download(pdf, "application/pdf", name, inline=True)
+
+
+@login_required
+def find_your_table(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every seated player A to Z with table and seat, to pin up by the door."""
+    event = director_event(request, slug)
+    round_ = printable_round(event, number)
+    pdf = printing.find_your_table_pdf(event=event, round_=round_, paper=paper(request))
+    name = exports.filename(event, f"round-{number}-find-your-table", "pdf")
     return download(pdf, "application/pdf", name, inline=True)
 
 

@@ -16,6 +16,7 @@ urlpatterns = [
     path(round_ + "table-cards.pdf", views.table_cards, name="toolkit-table-cards"),
     path(round_ + "score-sheets.pdf", views.score_sheets, name="toolkit-score-sheets"),
     path(round_ + "player-slips.pdf", views.player_slips, name="toolkit-player-slips"),
+    path(round_ + "find-your-table.pdf", views.find_your_table, name="toolkit-find-table"),
     path("results.pdf", views.results, name="toolkit-results"),
     path("exports/standings.csv", views.standings_csv, name="toolkit-standings-csv"),
     path("exports/hands.csv", views.hands_csv, name="toolkit-hands-csv"),

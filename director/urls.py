@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from django.urls import path
 
-from director import dashboard, entries, players, rounds, screens, sheet
+from director import (
+    archive,
+    dashboard,
+    day,
+    entries,
+    new_event,
+    players,
+    restore,
+    rounds,
+    screens,
+    sheet,
+    site,
+)
 
 app_name = "director"
 
@@ -14,12 +26,21 @@ HAND = TABLE + "hands/<int:hand>/"
 
 urlpatterns = [
     path("", dashboard.event_list, name="events"),
+    path("archive/import/", archive.import_archive, name="archive-import"),
+    path("new/", new_event.new_event, name="event-new"),
+    path("site/", site.site_address, name="site"),
     path("<slug:slug>/", dashboard.event_dashboard, name="event"),
+    path("<slug:slug>/archive.json", archive.export_archive, name="archive-export"),
     path("<slug:slug>/rounds/start/", rounds.start_round, name="round-start"),
     path("<slug:slug>/table-entry/", entries.set_table_entry, name="table-entry"),
     path("<slug:slug>/finish/", rounds.finish_event, name="event-finish"),
     path("<slug:slug>/withdraw/", players.withdraw_player, name="withdraw"),
     path("<slug:slug>/leave-point/", players.change_leave_point, name="leave-point"),
+    path("<slug:slug>/players/add/", day.add_late_player, name="player-add"),
+    path("<slug:slug>/check-in/", day.check_in, name="check-in"),
+    path("<slug:slug>/substitute/", day.substitute, name="substitute"),
+    path("<slug:slug>/rounds/extra/", day.extra_round, name="round-extra"),
+    path("<slug:slug>/options/", day.day_options, name="day-options"),
     path(ROUND, dashboard.event_dashboard, name="round"),
     path(ROUND + "publish/", rounds.publish_round, name="round-publish"),
     path(ROUND + "close/", rounds.close_round, name="round-close"),
@@ -45,4 +66,5 @@ urlpatterns = [
     path(HAND, sheet.hand_row_view, name="hand"),
     path(HAND + "history/", sheet.hand_history, name="hand-history"),
     path(HAND + "delete/", sheet.delete_hand, name="hand-delete"),
+    path(HAND + "restore/", restore.restore_version, name="hand-restore"),
 ]

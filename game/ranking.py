@@ -42,7 +42,7 @@ import hashlib
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import lru_cache
 from numbers import Real
@@ -129,6 +129,9 @@ class SetRecord:
 class EntryRecord:
     entry: int
     withdrawn: bool = False
+    # Points the entry starts with (a series final's carried-over score): added to its
+    # total before any set is played.
+    carried: int = 0
 
 
 @dataclass(frozen=True)
@@ -396,6 +399,13 @@ def rank(
         fates = _knockout(tables, tallies, chain, advance_per_table, rounds_closed)
     else:
         fates = {}
+    return _ordered(format, tallies, fates, chain)
+
+
+def _ordered(
+    format: str, tallies: Mapping[int, _Tally], fates: Mapping[int, _Fate], chain: tuple[str, ...]
+) -> list[Ranked]:
+    """The tallies in order, best first, each with its rank and the keys that placed it."""
     keyed = []
     for tally in tallies.values():
         fate = fates.get(tally.entry)
@@ -440,7 +450,7 @@ def _tallies(entries: Iterable[EntryRecord], draw_seed: int) -> dict[int, _Tally
         if record.entry in tallies:
             raise ValueError(f"entry {record.entry} is listed more than once")
         draw = draw_key(record.entry, draw_seed)
-        tallies[record.entry] = _Tally(record.entry, record.withdrawn, draw)
+        tallies[record.entry] = _Tally(record.entry, record.withdrawn, draw, points=record.carried)
     return tallies
 
 
@@ -620,3 +630,85 @@ def _chain_item(tally: _Tally, name: str) -> tuple[str, object, object]:
     if name == "draw":
         return name, tally.draw, tally.draw
     raise ValueError(f"unknown tiebreak {name!r}")
+
+
+# --- Ranking on top of the closed rounds' tallies ----------------------------------------
+
+
+@dataclass(frozen=True)
+class ClosedTally:
+    """One entry's results over a set of closed rounds, added up once (`closed_tallies`):
+    what `rank_on_closed` starts from instead of walking those rounds' sets again."""
+
+    points: int = 0
+    table_points: Fraction = Fraction(0)
+    sets_played: int = 0
+    sets_incomplete: int = 0
+    hands_missing: int = 0
+    hands_won: int = 0
+    penalty_points: int = 0
+    best_set: int | None = None
+
+
+# The figures a closed tally keeps; all but the best set and the placement points
+# (added once the live tables' shares are known) are added to the live tally as they are.
+CLOSED_FIGURES = tuple(f.name for f in fields(ClosedTally))
+ADDED_UP = tuple(name for name in CLOSED_FIGURES if name not in ("table_points", "best_set"))
+
+
+def closed_tallies(
+    *,
+    sets: Iterable[SetRecord],
+    table_points: Sequence[float] = DEFAULT_TABLE_POINTS,
+    with_table_points: bool = True,
+) -> dict[int, ClosedTally]:
+    """entry -> its tally over `sets` (the sets of rounds that can no longer change),
+    with its placement points at those tables (`with_table_points`). Carried points
+    are not in it: `rank_on_closed` adds them from the entries."""
+    records = list(sets)
+    tallies = {r.entry: _Tally(r.entry, False, "") for r in records}
+    tables = _tables(records, tallies)
+    if with_table_points:
+        _add_table_points(tables, tallies, _check_scale(table_points))
+    return {
+        entry: ClosedTally(**{name: getattr(t, name) for name in CLOSED_FIGURES})
+        for entry, t in tallies.items()
+    }
+
+
+def rank_on_closed(
+    *,
+    format: str,
+    closed: Mapping[int, ClosedTally],
+    sets: Iterable[SetRecord],
+    entries: Iterable[EntryRecord],
+    table_points: Sequence[float] = DEFAULT_TABLE_POINTS,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    draw_seed: int = 0,
+) -> list[Ranked]:
+    """The same ranking as `rank` over the closed rounds' sets and `sets` together, from
+    the closed rounds' tallies (`closed_tallies`, made with the same scale) and the sets
+    of the rounds still in play only: the work grows with the round in play, not with
+    the event. Total and table-points only: a knockout needs every round's tables."""
+    if format == "knockout":
+        raise ValueError("a knockout ranks from every round's sets: use rank")
+    chain = check_tiebreaks(tiebreaks)
+    scale = _check_scale(table_points)
+    tallies = _tallies(entries, draw_seed)
+    for entry, base in closed.items():
+        tally = tallies.get(entry)
+        if tally is None:
+            raise ValueError(f"a closed round's tally is for entry {entry}, not in the entries")
+        for name in ADDED_UP:
+            setattr(tally, name, getattr(tally, name) + getattr(base, name))
+        tally.best_set = base.best_set
+    tables = _tables(sets, tallies)  # the best set: the lower of the closed and live ones
+    if format == "table-points" or "table_points" in chain:
+        _add_table_points(tables, tallies, scale)  # the live tables' shares
+        for entry, base in closed.items():
+            tallies[entry].table_points += base.table_points
+        denominator = math.lcm(1, *{t.table_points.denominator for t in tallies.values()})
+        for tally in tallies.values():
+            value = tally.table_points
+            tally.table_points_over = value.numerator * (denominator // value.denominator)
+    return _ordered(format, tallies, {}, chain)

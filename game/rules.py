@@ -60,6 +60,8 @@ def default_penalty_points(kind: str, table_rules: TableRules) -> int:
         return CHALLENGE_POINTS
     if kind == OVERCALL and not table_rules.overcall_penalty:
         return 0
+    if kind == FALSE_LAYDOWN and table_rules.false_laydown_penalty is not None:
+        return table_rules.false_laydown_penalty
     return table_rules.director_penalty
 
 

@@ -144,6 +144,9 @@ class TableRules:
     down_and_out: bool | None = None
     # Whether a penalty may carry its own amount (50 to 500) instead of the agreed one.
     penalty_per_hand: bool = False
+    # What a false laydown costs when a house ruleset prices it apart from an over-call
+    # (None: the director penalty, like an over-call).
+    false_laydown_penalty: int | None = None
 
     def __post_init__(self) -> None:
         penalty = self.director_penalty
@@ -154,6 +157,12 @@ class TableRules:
         for name in ("overcall_penalty", "penalty_per_hand"):
             if not isinstance(getattr(self, name), bool):
                 raise ValueError(f"{name} must be true or false, not {getattr(self, name)!r}")
+        laydown = self.false_laydown_penalty
+        if laydown is not None and (
+            not is_whole_number(laydown)
+            or not (DIRECTOR_PENALTY_MIN <= laydown <= DIRECTOR_PENALTY_MAX)
+        ):
+            raise ValueError(f"false_laydown_penalty must be 50 to 500, not {laydown!r}")
         if self.down_and_out is not None and not isinstance(self.down_and_out, bool):
             raise ValueError(f"down_and_out must be true, false or None, not {self.down_and_out!r}")
 
@@ -183,3 +192,81 @@ def deal_problem(ruleset: Ruleset, deck: Deck, players: int) -> str | None:
         f"({dealt}) and needs at least one more for the stock, but {packs} and {jokers} "
         f"make {deck.size} cards"
     )
+
+
+# --- House rules: a ruleset an organiser defines ---------------------------------------
+
+HOUSE_MAX_HANDS = 20
+HOUSE_CARDS_DEALT = (5, 20)
+HOUSE_MAX_MELDS = 6
+HOUSE_JOKERS_PER_PACK = (0, 8)
+
+
+def house_ruleset(code: str, name: str, values: dict) -> Ruleset:
+    """A custom ruleset as the rules engine reads it, from its values (`check_house`):
+    the hands, and whether a down and out doubles. No challenge: that is Trinidad's."""
+    return Ruleset(
+        code=code,
+        name=name,
+        hands=tuple(
+            HandSpec(i, h["cards_dealt"], h["threes"], h["fours"])
+            for i, h in enumerate(values["hands"], start=1)
+        ),
+        down_and_out_allowed=bool(values["down_and_out_doubles"]),
+    )
+
+
+def house_table_rules(values: dict, *, penalty_per_hand: bool = False) -> TableRules:
+    """What a custom ruleset agrees for every hand: its own penalty amounts."""
+    return TableRules(
+        director_penalty=values["overcall_penalty"],
+        false_laydown_penalty=values["false_laydown_penalty"],
+        down_and_out=bool(values["down_and_out_doubles"]),
+        penalty_per_hand=penalty_per_hand,
+    )
+
+
+def check_house(values: dict) -> dict[str, str]:
+    """What is wrong with a custom ruleset's values, by field ({}: nothing). A hand's
+    contract must be playable from its deal: three cards per three, four per four,
+    at most the cards dealt plus the three calls' cards (RULES.md)."""
+    problems: dict[str, str] = {}
+    hands = values.get("hands")
+    if not isinstance(hands, list) or not 1 <= len(hands) <= HOUSE_MAX_HANDS:
+        problems["hands"] = f"give 1 to {HOUSE_MAX_HANDS} hands"
+    else:
+        low, high = HOUSE_CARDS_DEALT
+        for i, hand in enumerate(hands, start=1):
+            if not isinstance(hand, dict) or set(hand) != {"cards_dealt", "threes", "fours"}:
+                problems["hands"] = f'hand {i}: give {{"cards_dealt", "threes", "fours"}}'
+                break
+            dealt, threes, fours = hand["cards_dealt"], hand["threes"], hand["fours"]
+            if not all(is_whole_number(v) for v in (dealt, threes, fours)):
+                problems["hands"] = f"hand {i}: whole numbers only"
+                break
+            if not low <= dealt <= high:
+                problems["hands"] = f"hand {i}: deal {low} to {high} cards, not {dealt}"
+                break
+            melds = threes + fours
+            if threes < 0 or fours < 0 or not 1 <= melds <= HOUSE_MAX_MELDS:
+                problems["hands"] = f"hand {i}: a contract of 1 to {HOUSE_MAX_MELDS} melds"
+                break
+            if 3 * threes + 4 * fours > dealt + CARDS_PER_CALL * CALLS_ALLOWED:
+                problems["hands"] = (
+                    f"hand {i}: {3 * threes + 4 * fours} cards of melds cannot come from "
+                    f"{dealt} dealt and three calls"
+                )
+                break
+    low, high = HOUSE_JOKERS_PER_PACK
+    jokers = values.get("jokers_per_pack")
+    if not is_whole_number(jokers) or not low <= jokers <= high:
+        problems["jokers_per_pack"] = f"{low} to {high} jokers per pack"
+    for name in ("overcall_penalty", "false_laydown_penalty"):
+        amount = values.get(name)
+        if not is_whole_number(amount) or not (
+            DIRECTOR_PENALTY_MIN <= amount <= DIRECTOR_PENALTY_MAX
+        ):
+            problems[name] = f"{DIRECTOR_PENALTY_MIN} to {DIRECTOR_PENALTY_MAX} points"
+    if not isinstance(values.get("down_and_out_doubles"), bool):
+        problems["down_and_out_doubles"] = "true or false"
+    return problems

@@ -33,6 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from game import seating_design
+from game.club_seating import club_pairs, keep_clubs_apart
 
 RANDOM, SPREAD, SWISS, MIXER, KNOCKOUT = "random", "spread", "swiss", "mixer", "knockout"
 POLICIES: tuple[str, ...] = (RANDOM, SPREAD, SWISS, MIXER, KNOCKOUT)
@@ -56,6 +57,7 @@ class Contender:
     rank: int | None = None  # current standings rank, 1 best (swiss, knockout)
     dealt_first: int = 0  # rounds this player has been the first dealer
     positions: tuple[int, ...] = ()  # seat positions in earlier rounds
+    club: str = ""  # kept apart from clubmates when the request avoids clubs
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,9 @@ class SeatingRequest:
     policy: str = RANDOM
     odd_tables: str = FIVES
     seed: int = 0
+    # Keep players of the same club at different tables where no repeat meeting comes
+    # of it (`game.club_seating`); the quality report then counts clubmates seated together.
+    avoid_clubs: bool = False
 
 
 @dataclass(frozen=True)
@@ -81,14 +86,20 @@ class Quality:
     repeat_pairs: tuple[tuple[int, int], ...]  # those pairs, (low id, high id), sorted
     lower_bound: int | None  # the fewest repeats any seating can have, where known
     rank_spread: tuple[int, ...] | None  # swiss: per table, max rank - min rank
+    # With club avoidance: the pairs of clubmates at one table (None: not counted).
+    club_pairs: tuple[tuple[int, int], ...] | None = None
 
     def as_dict(self) -> dict:
-        return {
+        report = {
             "repeat_meetings": self.repeat_meetings,
             "repeat_pairs": [list(pair) for pair in self.repeat_pairs],
             "lower_bound": self.lower_bound,
             "rank_spread": None if self.rank_spread is None else list(self.rank_spread),
         }
+        if self.club_pairs is not None:
+            report["club_meetings"] = len(self.club_pairs)
+            report["club_pairs"] = [list(pair) for pair in self.club_pairs]
+        return report
 
 
 @dataclass(frozen=True)
@@ -151,12 +162,42 @@ def seat(request: SeatingRequest) -> Seating:
         groups = _snaked(contenders, key, weights, sizes, rng, bound)
         ranks = None
 
+    clubs = None
+    if request.avoid_clubs:
+        clubs = {c.id: c.club for c in contenders}
+        groups = _clubs_apart(groups, contenders, clubs, request, ranks, rng)
+
     tables = tuple(
         _arrange(number, [contenders[i] for i in group], rng)
         for number, group in enumerate(groups, start=1)
     )
-    quality = assess([t.seats for t in tables], request.met, ranks, request.policy)
+    quality = assess([t.seats for t in tables], request.met, ranks, request.policy, clubs=clubs)
     return Seating(tables=tables, quality=quality)
+
+
+def _clubs_apart(groups, contenders, clubs, request, ranks, rng) -> list[list[int]]:
+    """`groups` (indices into `contenders`) with clubmates moved apart, keeping the
+    policy's order: swiss swaps between neighbouring tables only, spread and knockout
+    between players of one strength tier (one row of the snake)."""
+    by_id = {c.id: i for i, c in enumerate(contenders)}
+    tables = [[contenders[i].id for i in group] for group in groups]
+    table_of = {pid: n for n, t in enumerate(tables) for pid in t}
+    may_swap = None
+    if request.policy == SWISS:
+
+        def may_swap(a: int, b: int) -> bool:
+            return abs(table_of[a] - table_of[b]) <= 1
+
+    elif request.policy not in (RANDOM, MIXER):
+        key = _strength if request.policy == SPREAD else _standing
+        order = sorted(contenders, key=key)
+        tier = {c.id: i // max(1, len(groups)) for i, c in enumerate(order)}
+
+        def may_swap(a: int, b: int) -> bool:
+            return tier[a] == tier[b]
+
+    apart = keep_clubs_apart(tables, clubs, request.met, rng, may_swap=may_swap)
+    return [[by_id[pid] for pid in t] for t in apart]
 
 
 def _check(request: SeatingRequest) -> None:
@@ -504,6 +545,8 @@ def assess(
     met: Mapping[frozenset[int], int],
     ranks: Mapping[int, int] | None = None,
     policy: str = RANDOM,
+    *,
+    clubs: Mapping[int, str] | None = None,
 ) -> Quality:
     """The quality report of a seating, also after a director's hand changes: repeats
     against `met`, the lower bound for tables of these sizes, and for swiss the rank
@@ -527,6 +570,7 @@ def assess(
         repeat_pairs=tuple(repeats),
         lower_bound=bound,
         rank_spread=spread,
+        club_pairs=None if clubs is None else tuple(club_pairs(tables, clubs)),
     )
 
 

@@ -145,6 +145,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# One date format everywhere (kalooki_site/formats/en/formats.py): 5 Dec 2026, 14:30.
+FORMAT_MODULE_PATH = ["kalooki_site.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "America/Jamaica")
 USE_I18N = True
 USE_TZ = True

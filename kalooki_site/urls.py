@@ -4,9 +4,19 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth
 from django.http import Http404, JsonResponse
+from django.templatetags.static import static
 from django.urls import include, path
 from django.views import defaults
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+
+class FaviconRedirect(RedirectView):
+    """The static icon's address, found when asked (the manifest of hashed names exists
+    only once `collectstatic` has run, after this module is imported)."""
+
+    def get_redirect_url(self, *args, **kwargs) -> str:
+        return static("favicon.ico")
 
 
 def when_mail_is_configured(view):
@@ -43,9 +53,16 @@ accounts = [
 ]
 
 urlpatterns = [
+    # Browsers ask for /favicon.ico whatever the page links: send them the static one.
+    path(
+        "favicon.ico",
+        FaviconRedirect.as_view(permanent=True),
+        name="favicon",
+    ),
     path("", include("public.urls")),
     path("director/<slug:slug>/toolkit/", include("director.toolkit_urls")),
     path("director/", include("director.urls")),
+    path("organiser/", include("director.series_urls")),
     path("accounts/", include(accounts)),
     path("admin/", admin.site.urls),
     path("api/v1/", include(("api.urls", "api"), namespace="api")),

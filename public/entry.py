@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from core import codes, selectors, services
 from core.errors import ServiceError
-from core.live import table_key, version_key
+from core.live import remember_version, table_key, version_key
 from core.selectors.proposals import hand_lines, penalty_lines
 from core.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from game import rules
@@ -130,6 +130,7 @@ def signature(table: Table) -> str:
     event = round_.event
     key = table_key(event.slug, round_.number, table.number)
     cache.add(key, "0", 24 * 60 * 60)
+    remember_version(event)  # so the next unchanged poll needs no query
     return cached_signature(event.slug, round_.number, table.number) or (
         f"{event.standings_version}.{cache.get(key)}"
     )

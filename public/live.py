@@ -22,6 +22,8 @@ an announcement, the field, the settings: `Event.screen_version`). So:
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -51,6 +53,58 @@ def page_key(name: str) -> str:
     return f"{PREFIX}:html:{name}"
 
 
+# --- A copy in this process, checked against the announced versions ------------------
+#
+# A page load of a busy public event would otherwise fetch the event's row and the
+# whole compressed page from the shared cache on every request. Each web process keeps
+# its own copy of both (a few hundred entries at most) and uses it only while the two
+# versions announced in the shared cache (one small round trip) are still the ones the
+# copy was built for, and the event's row no longer than EVENT_TTL: so it is never
+# staler than the shared cache's own copy. Anything missing, or no announcement in the
+# shared cache (emptied, or restarted), takes the usual path.
+
+LOCAL_ENTRIES = 256
+_local: OrderedDict[str, tuple[float, Any]] = OrderedDict()
+
+
+def keep_local(key: str, value: Any, ttl: float) -> None:
+    _local[key] = (time.monotonic() + ttl, value)
+    _local.move_to_end(key)
+    while len(_local) > LOCAL_ENTRIES:
+        _local.popitem(last=False)
+
+
+def local(key: str) -> Any:
+    found = _local.get(key)
+    if found is None or found[0] < time.monotonic():
+        return None
+    return found[1]
+
+
+def forget_local() -> None:
+    """Drop this process's copies (the shared cache was emptied: tests do)."""
+    _local.clear()
+
+
+def local_lookup(slug: str, keys: tuple[str, ...]) -> tuple[Event, dict[str, Any]] | None:
+    """The event and `keys` from this process's copies, if it holds them all and the
+    shared cache still announces the versions they were built for: one small round
+    trip. None: take the usual path."""
+    event = local(event_key(slug))
+    if event is None or not event.public:
+        return None
+    hits = {key: local(key) for key in keys}
+    if any(value is None for value in hits.values()):
+        return None
+    announced = cache.get_many([version_key(slug), screen_key(slug)])
+    if (
+        announced.get(version_key(slug)) != (event.standings_version, True)
+        or announced.get(screen_key(slug)) != event.screen_version
+    ):
+        return None
+    return event, hits
+
+
 def public_event(user: User, slug: str) -> Event:
     """The event if this user may see it, with its latest public round (one query), its
     version remembered for live polls and, for a public event, the row itself cached
@@ -59,6 +113,7 @@ def public_event(user: User, slug: str) -> Event:
     remember_version(event)
     if event.public:
         cache.set(event_key(slug), event, EVENT_TTL)
+        keep_local(event_key(slug), event, EVENT_TTL)
     return event
 
 
@@ -66,7 +121,13 @@ def lookup(user: User, slug: str, *keys: str) -> tuple[Event, dict[str, Any]]:
     """The event for a page, and whatever the cache holds under `keys`: one cache round
     trip, and no query for a public event cached at the announced version. Private
     events, and anything not cached, come from the database (`public_event`)."""
+    found = local_lookup(slug, keys)
+    if found is not None:
+        return found
     hits = cache.get_many([version_key(slug), screen_key(slug), event_key(slug), *keys])
+    for key in keys:
+        if hits.get(key) is not None:
+            keep_local(key, hits[key], DOCUMENT_TTL)
     event = hits.pop(event_key(slug), None)
     announced = hits.pop(version_key(slug), None)
     screen = hits.pop(screen_key(slug), None)
@@ -145,6 +206,8 @@ def sheet(event: Event, table: Table) -> selectors.TableSheet:
 def keep(values: dict[str, Any], sig: tuple) -> None:
     """Cache several values built for `sig` at once (the forms of one page)."""
     cache.set_many({key: (sig, value) for key, value in values.items()}, DOCUMENT_TTL)
+    for key, value in values.items():
+        keep_local(key, (sig, value), DOCUMENT_TTL)
 
 
 def cached_fragment(name: str, sig: tuple, render: Callable[[], str], hit: Any = _MISSING) -> str:

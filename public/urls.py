@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from public import entry, views
+from public import entry, ratings, series, views
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
@@ -32,5 +32,12 @@ urlpatterns = [
     path(hand + "confirm/", entry.confirm, name="public-entry-confirm"),
     path(hand + "dispute/", entry.dispute, name="public-entry-dispute"),
     path("players/<int:player_id>/", views.player, name="public-player"),
+    path("series/<slug:slug>/", series.series_page, name="public-series"),
+    path(
+        "series/<slug:slug>/standings.csv",
+        series.series_standings_csv,
+        name="public-series-csv",
+    ),
+    path("ratings/", ratings.ratings, name="public-ratings"),
     path("healthz", views.healthz, name="healthz"),
 ]

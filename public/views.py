@@ -35,7 +35,9 @@ from django.views.decorators.http import require_safe
 
 from core import live as live_version
 from core import selectors
-from public import live
+from core.selectors.prizes import event_prize_winners
+from core.selectors.series import player_series, series_of_event
+from public import live, ratings
 from tournaments.models import Event
 
 PER_PAGE = 100
@@ -217,6 +219,15 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": range(1, (event.latest_round or 0) + 1),
             "region": board_region(event, clamped(event, page), search),
             "search": search,
+            # Issue 18: the series it belongs to, and its prizes once final.
+            "series": series_of_event(event),
+            # The public series whose grand final it is (read with the event: no query).
+            "final_of": getattr(event, "final_of_slug", None)
+            and {
+                "slug": event.final_of_slug,
+                "name": f"{event.final_of_name} {event.final_of_season or ''}".strip(),
+            },
+            "prizes": event_prize_winners(event),
         }
         return render_to_string("public/_event.html", context)
 
@@ -413,8 +424,14 @@ def events(request: HttpRequest) -> HttpResponse:
 @require_safe
 @gzip_page
 def player(request: HttpRequest, player_id: int) -> HttpResponse:
-    """A player's results in every event the viewer may see: 4 queries."""
+    """A player's results in every event and series the viewer may see, their rating
+    and its chart, best results and head-to-head: 9 queries (11 with an opponent
+    chosen)."""
     history = selectors.player_history(request.user, player_id)
+    history.update(ratings.profile(request, history))  # rating, chart, best, head-to-head
+    history["series"] = player_series(  # issue 18: one query
+        player_id, request.user, events=[e["event"] for e in history["events"]]
+    )
     return render(request, "public/player.html", history)
 
 

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import F, Q
 from simple_history.models import HistoricalRecords
 
-from tournaments.models import Entry, Event, Round, Seat, Table
+from tournaments.models import Entry, Event, Player, Round, Seat, Series, Table
 
 
 class Hand(models.Model):
@@ -38,7 +38,7 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     recorded_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["table", "number", "attempt"]
@@ -81,7 +81,7 @@ class HandScore(models.Model):
     penalty_points = models.PositiveIntegerField(default=0)
     score = models.PositiveIntegerField()
     sat_out = models.BooleanField(default=False)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["hand", "seat__position"]
@@ -112,7 +112,7 @@ class Penalty(models.Model):
     kind = models.CharField(max_length=16, choices=Kind.choices)
     points = models.PositiveIntegerField()
     extra_calls = models.PositiveSmallIntegerField(default=0)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         verbose_name_plural = "penalties"
@@ -291,3 +291,132 @@ class DerivedState(models.Model):
     def __str__(self) -> str:
         state = f"stale since {self.dirty_since:%H:%M:%S}" if self.dirty_since else "up to date"
         return f"{self.kind} {self.key}: {state}"
+
+
+# --- Ratings across events (derived data: rebuilt by `core.services.ratings`) -----------
+
+
+class RatingBook(models.Model):
+    """The one row that serialises rating rebuilds (its row lock) and counts them
+    (`version`, which pages and caches key on)."""
+
+    version = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"ratings, version {self.version}"
+
+
+class RatedRound(models.Model):
+    """A closed round whose sets have been applied to the ratings, at its place in the
+    one global order (`sequence` 1, 2, ...: rounds by their closing time, then id)."""
+
+    round = models.OneToOneField(Round, on_delete=models.CASCADE, related_name="rated")
+    sequence = models.PositiveIntegerField(unique=True)
+    closed_at = models.DateTimeField(help_text="the round's closing time when it was applied")
+    applied_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["sequence"]
+
+    def __str__(self) -> str:
+        return f"#{self.sequence}: {self.round}"
+
+
+class PlayerRating(models.Model):
+    """A player's current rating: OpenSkill mu and sigma, shown as mu - 3 sigma."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="skill")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField(help_text="mu - 3 sigma, what is shown and ranked on")
+    sets = models.PositiveIntegerField(default=0)
+    # How the shown rating moved in the player's latest rated round.
+    movement = models.FloatField(default=0)
+    rated_round = models.ForeignKey(
+        RatedRound, on_delete=models.CASCADE, related_name="+", help_text="latest rated round"
+    )
+
+    class Meta:
+        ordering = ["-rating", "player_id"]
+        indexes = [models.Index(fields=["-rating", "player"], name="player_rating_order")]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.rating:.2f}"
+
+
+class RatingChange(models.Model):
+    """A player's rating after one rated round they played a complete set in."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    rated_round = models.ForeignKey(RatedRound, on_delete=models.CASCADE, related_name="changes")
+    sequence = models.PositiveIntegerField()  # the rated round's, for ordering
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    before = models.FloatField(help_text="the shown rating before this round")
+    sets = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["player", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "rated_round"], name="rating_change_once")
+        ]
+        indexes = [models.Index(fields=["player", "sequence"], name="rating_change_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} after #{self.sequence}: {self.rating:.2f}"
+
+
+class SeriesStanding(models.Model):
+    """A player's place in a series: rebuilt from the legs' final standings by
+    `core.services.series`, never edited by hand. `results` lists their legs in order:
+    {"event", "name", "place", "points", "counted"}."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="series_standings")
+    rank = models.PositiveIntegerField()
+    points = models.PositiveIntegerField(default=0)
+    events_played = models.PositiveSmallIntegerField(default=0)
+    best_place = models.PositiveIntegerField()
+    results = models.JSONField(default=list)
+    qualified = models.BooleanField(default=False)
+    # Tied on every score before the draw with the players of the same group.
+    tie_group = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["series", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["series", "player"], name="series_standing_once"),
+            models.UniqueConstraint(fields=["series", "rank"], name="series_rank_once"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="series_rank_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.player} ({self.points})"
+
+
+class SetTotal(models.Model):
+    """One seat's set as it stands: the sums over its scored hands, kept up to date by
+    the transaction that saves or deletes a hand at its table
+    (`core.services.set_totals`), so a standings rebuild ranks from one row per set
+    instead of adding up every hand score of the event. A full rebuild
+    (`manage.py rebuild_standings`, an import, a reopened round) writes them all
+    again from the hand scores."""
+
+    seat = models.OneToOneField(
+        Seat, primary_key=True, on_delete=models.CASCADE, related_name="set_total"
+    )
+    # No foreign-key constraint in the database: checking one would take a share lock
+    # on the event's row, which a standings rebuild holds for update, so every hand
+    # save would wait for the rebuild running. Deleting the event still deletes these.
+    event = models.ForeignKey(
+        Event, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    total = models.PositiveIntegerField(default=0)
+    penalty_points = models.PositiveIntegerField(default=0)
+    hands_won = models.PositiveSmallIntegerField(default=0)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.seat}: {self.total} after {self.hands_played} hands"

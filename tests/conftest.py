@@ -71,10 +71,21 @@ def codes(entry_world):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Every test starts and ends with an empty cache, so no test sees another's pages."""
+    """Every test starts and ends with an empty cache, so no test sees another's pages
+    (nor the copies a web process keeps of them)."""
+    from api.standings import forget_rendered
+    from core.selectors.rebuild import forget_closed_sets
+    from public.live import forget_local
+
     cache.clear()
+    forget_local()
+    forget_rendered()
+    forget_closed_sets()
     yield
     cache.clear()
+    forget_local()
+    forget_rendered()
+    forget_closed_sets()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -17,8 +17,11 @@ from simple_history.models import HistoricalRecords
 from game.cards import Deck
 from game.clock import MAX_MINUTES
 from game.clock import Clock as GameClock
+from game.prizes import DRAW as PRIZE_DRAW
+from game.prizes import TIE_POLICIES as PRIZE_TIE_POLICIES
 from game.rulesets import Ruleset as GameRuleset
-from game.rulesets import TableRules, get_ruleset
+from game.rulesets import TableRules, get_ruleset, house_ruleset, house_table_rules
+from game.series import default_points_scale
 
 DIRECTOR_PENALTY_MIN = 50
 DIRECTOR_PENALTY_MAX = 500
@@ -59,6 +62,53 @@ class Ruleset(models.TextChoices):
     JAMAICA = "jamaica", "Jamaica (9 hands, 9-16 cards)"
     JAMAICA_12 = "jamaica-12", "Jamaica, 12 cards in hands 1-3"
     TRINIDAD = "trinidad", "Trinidad (7 hands of 12)"
+    CUSTOM = "custom", "Custom (house rules)"
+
+
+def default_house_hands() -> list[dict]:
+    return [{"cards_dealt": 9 + i, "threes": 3 - i, "fours": i} for i in range(4)]
+
+
+class HouseRuleset(models.Model):
+    """A custom ruleset ("house rules"), defined once and used by many events. An event
+    copies its values when its first hand is recorded (`Event.frozen_ruleset`), so an
+    edit here never changes a result already played."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    hands = models.JSONField(
+        default=default_house_hands,
+        help_text='Each hand in order: {"cards_dealt", "threes", "fours"}.',
+    )
+    jokers_per_pack = models.PositiveSmallIntegerField(default=2)
+    overcall_penalty = models.PositiveSmallIntegerField(default=100)
+    false_laydown_penalty = models.PositiveSmallIntegerField(default=100)
+    down_and_out_doubles = models.BooleanField(default=True)
+    owners = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="house_rulesets"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    VALUE_FIELDS = (
+        "hands",
+        "jokers_per_pack",
+        "overcall_penalty",
+        "false_laydown_penalty",
+        "down_and_out_doubles",
+    )
+
+    def values(self) -> dict:
+        """What an event freezes: everything the rules engine reads, and the name."""
+        found = {name: getattr(self, name) for name in self.VALUE_FIELDS}
+        return {"slug": self.slug, "name": self.name, **found}
 
 
 class EventFormat(models.TextChoices):
@@ -166,6 +216,26 @@ class Event(models.Model):
     draw_seed = models.BigIntegerField(default=0)
     # Grows each time the standings are rebuilt; pages and caches key on it.
     standings_version = models.PositiveIntegerField(default=0)
+    # House rules: the custom ruleset (with `ruleset` "custom"), and its values as
+    # copied when the first hand was recorded: what every hand is checked against.
+    custom_ruleset = models.ForeignKey(
+        HouseRuleset, null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+    frozen_ruleset = models.JSONField(null=True, blank=True, editable=False)
+    # The leg of at most one series.
+    series = models.ForeignKey(
+        "Series", null=True, blank=True, on_delete=models.SET_NULL, related_name="legs"
+    )
+    prizes = models.JSONField(
+        default=list, blank=True, help_text='Prizes by place: [{"place", "amount", "item"}].'
+    )
+    prize_ties = models.CharField(
+        max_length=8,
+        choices=[(p, p) for p in PRIZE_TIE_POLICIES],
+        default=PRIZE_DRAW,
+        help_text="Players tied on every score before the draw: the draw decides their "
+        "prizes, or they share the places' amounts equally.",
+    )
     round_minutes = models.PositiveSmallIntegerField(
         default=90,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_MINUTES)],
@@ -177,11 +247,26 @@ class Event(models.Model):
         blank=True,
         help_text="What happens when a round's time runs out: shown on the screens at time.",
     )
+    # Only players a director checked in are seated (each round's check-in starts afresh
+    # once a round is seated).
+    check_in = models.BooleanField(
+        default=False,
+        help_text="Seat only the players a director checked in before the round.",
+    )
+    # Seating keeps players of the same club apart (round 1 first, later rounds after
+    # repeat meetings).
+    club_avoidance = models.BooleanField(
+        default=False,
+        help_text="Keep players of the same club at different tables where possible.",
+    )
     # Grows with every change the venue screens show besides the standings (the clock,
     # announcements, the field, the settings); pages and caches key on it too.
     screen_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Every change of a setting, who made it and when; the versions the pages key on
+    # move on their own and are not settings.
+    history = HistoricalRecords(excluded_fields=["standings_version", "screen_version"])
 
     class Meta:
         ordering = ["-starts_on", "name"]
@@ -214,17 +299,36 @@ class Event(models.Model):
         return self.name
 
     @property
+    def house_values(self) -> dict | None:
+        """The custom ruleset's values this event plays to: frozen once a hand is
+        recorded, the ruleset's current ones before (None: a built-in ruleset)."""
+        if self.ruleset != Ruleset.CUSTOM:
+            return None
+        if self.frozen_ruleset:
+            return self.frozen_ruleset
+        return self.custom_ruleset.values() if self.custom_ruleset_id else None
+
+    @property
     def rules(self) -> GameRuleset:
         """The event's ruleset as the rules engine reads it: the hands, deals, contracts."""
+        values = self.house_values
+        if values is not None:
+            return house_ruleset(values["slug"], values["name"], values)
         return get_ruleset(self.ruleset)
 
     @property
     def deck(self) -> Deck:
+        values = self.house_values
+        if values is not None:  # house rules say how many jokers each pack brings
+            return Deck(packs=self.packs, jokers=self.packs * values["jokers_per_pack"])
         return Deck(packs=self.packs, jokers=self.jokers)
 
     @property
     def table_rules(self) -> TableRules:
         """What the event agreed, as the rules engine reads it for every hand."""
+        values = self.house_values
+        if values is not None:
+            return house_table_rules(values, penalty_per_hand=self.penalty_per_hand)
         return TableRules(
             director_penalty=self.director_penalty,
             overcall_penalty=self.overcall_penalty,
@@ -251,8 +355,13 @@ class Entry(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
     seed_number = models.PositiveIntegerField(null=True, blank=True)
+    # A series final's carried-over score: the points the entry starts with (README,
+    # "Series").
+    carried_points = models.PositiveIntegerField(default=0)
     registered_at = models.DateTimeField(auto_now_add=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
+    # Present for the next round (an event with check-in seats only these).
+    checked_in = models.BooleanField(default=False)
     history = HistoricalRecords()
 
     class Meta:
@@ -478,3 +587,70 @@ class Announcement(models.Model):
     @property
     def current(self) -> bool:
         return self.removed_at is None
+
+
+class Series(models.Model):
+    """A circuit or season of events (the legs): series points by final place in each
+    leg, the best `best_of` of a player's legs counting, the first `qualifiers` going to
+    the final. Its standings (`scoring.SeriesStanding`) are rebuilt by a background job
+    (`core.services.series`), never edited by hand."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    season = models.CharField(max_length=40, blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_series"
+    )
+    public = models.BooleanField(default=True)
+    points_scale = models.JSONField(
+        default=default_points_scale,
+        help_text="Series points by final place in a leg, best first; places beyond score 0.",
+    )
+    best_of = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text="How many of a player's legs count (their best); empty: all.",
+    )
+    qualifiers = models.PositiveSmallIntegerField(default=16, validators=[MaxValueValidator(1000)])
+    final = models.OneToOneField(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="final_of"
+    )
+    # The final starts from a carried-over score: the series leader at 0, each rank
+    # below `carry_over_step` more penalty points (0: everyone starts level).
+    carry_over_step = models.PositiveSmallIntegerField(
+        default=0, validators=[MaxValueValidator(500)]
+    )
+    prizes = models.JSONField(default=list, blank=True)
+    prize_ties = models.CharField(
+        max_length=8, choices=[(p, p) for p in PRIZE_TIE_POLICIES], default=PRIZE_DRAW
+    )
+    draw_seed = models.BigIntegerField(default=0)
+    standings_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name_plural = "series"
+        ordering = ["-season", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(best_of__isnull=True) | Q(best_of__gte=1), name="series_best_of_min"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}".strip()
+
+
+class SiteSetting(models.Model):
+    """Settings of the whole installation a director may change from the pages (one
+    row): the site's public address, used in the QR codes. Empty: the SITE_URL setting."""
+
+    site_url = models.URLField(max_length=300, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    def __str__(self) -> str:
+        return self.site_url or "(the SITE_URL setting)"

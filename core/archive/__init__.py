@@ -50,8 +50,11 @@ FORMAT = "kalooki-event"
 # were left, incomplete sets in the standings, the rounds' history, the players' codes
 # and their entries (proposals), the round clocks and announcements. A version 1
 # archive is upgraded as it is read.
-VERSION = 2
-READABLE_VERSIONS = (1, 2)
+# 3: the event's prizes and prize-tie policy, and its house rules (the custom ruleset's
+# values as "house_rules", and those frozen into the event). Versions 1 and 2 are
+# upgraded: no prizes, the draw decides ties, a built-in ruleset.
+VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 HISTORY_FIELDS = ("history_date", "history_type", "history_change_reason", "history_user")
 
 
@@ -96,12 +99,22 @@ class Section:
 # Every setting a director can give, and what the site keeps about the event besides.
 EVENT_FIELDS = (
     *EVENT_SETTINGS,
+    "prizes",
+    "prize_ties",
+    "frozen_ruleset",
     "draw_seed",
+    "check_in",
+    "club_avoidance",
     "standings_version",
     "screen_version",
     "created_at",
     "updated_at",
 )
+# The event's links to rows outside it: its custom ruleset travels as its values (the
+# event's "house_rules"); which series it is a leg of does not travel (a series is the
+# importing site's to make).
+EVENT_LINKS = ("custom_ruleset", "series")
+HOUSE_RULES = "house_rules"
 # The event itself is implicit in these models' "event" field.
 IMPLICIT_EVENT = {"entries", "rounds", "standings", "announcements"}
 
@@ -111,7 +124,14 @@ SECTIONS = (
     Section(
         "entries",
         Entry,
-        ("status", "seed_number", "registered_at", "withdrawn_at"),
+        (
+            "status",
+            "seed_number",
+            "carried_points",
+            "registered_at",
+            "withdrawn_at",
+            "checked_in",
+        ),
         refs={"player": "players"},
         history=True,
     ),
@@ -274,15 +294,21 @@ def checksum(payload: Any) -> str:
 
 
 def renumber_quality(quality: Any, numbers: Mapping[int, int | None]) -> Any:
-    """A round's quality report names pairs of entries by id: carry them across."""
-    if not isinstance(quality, dict) or not isinstance(quality.get("repeat_pairs"), list):
+    """A round's quality report names pairs of entries by id: carry them across (the
+    repeat meetings' pairs, and with club avoidance the clubmates' pairs)."""
+    if not isinstance(quality, dict):
         return quality
-    pairs = []
-    for pair in quality["repeat_pairs"]:
-        if isinstance(pair, list):
-            pair = [numbers.get(x) if isinstance(x, int) else x for x in pair]
-        pairs.append(pair)
-    return {**quality, "repeat_pairs": pairs}
+    renumbered = dict(quality)
+    for key in ("repeat_pairs", "club_pairs"):
+        if not isinstance(quality.get(key), list):
+            continue
+        pairs = []
+        for pair in quality[key]:
+            if isinstance(pair, list):
+                pair = [numbers.get(x) if isinstance(x, int) else x for x in pair]
+            pairs.append(pair)
+        renumbered[key] = pairs
+    return renumbered
 
 
 def upgrade(payload: dict[str, Any], version: int) -> dict[str, Any]:
@@ -290,6 +316,61 @@ def upgrade(payload: dict[str, Any], version: int) -> dict[str, Any]:
     checked as written): what it lacks is what it meant."""
     if version == 1:
         payload = upgrade_from_1(payload)
+    if version <= 2:
+        payload = upgrade_from_2(payload)
+    return with_optional_fields(payload)
+
+
+def upgrade_from_2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 had no prizes and no house rules: none, the draw deciding ties."""
+    event = payload.get("event")
+    if not isinstance(event, dict):
+        return payload
+    event = {**event, HOUSE_RULES: None}
+    for name in ("prizes", "prize_ties", "frozen_ruleset"):
+        if name not in event:
+            field = Event._meta.get_field(name)
+            event[name] = encode(field, field.get_default())
+    payload = {**payload, "event": event}
+    # Nobody carried points into an event then (a series final's carried-over score).
+    history = payload.get("history")
+    history_rows = history.get("entries") if isinstance(history, dict) else None
+    for rows in (payload.get("entries"), history_rows):
+        for row in rows if isinstance(rows, list) else ():
+            if isinstance(row, dict):
+                row.setdefault("carried_points", 0)
+    return payload
+
+
+# Fields added without raising the format version: an archive written before them (of
+# the same version) is read with these defaults. By section ("event": the event row);
+# a section's history rows take the same defaults.
+OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
+    "event": {"check_in": False, "club_avoidance": False},
+    "entries": {"checked_in": False},
+}
+
+
+def with_optional_fields(payload: dict[str, Any]) -> dict[str, Any]:
+    """`payload` with every optional field it lacks at its default (rows of the wrong
+    shape are left for the checks that follow to name)."""
+    payload = {**payload}
+
+    def filled(rows: Any, defaults: dict[str, Any]) -> Any:
+        if not isinstance(rows, list):
+            return rows
+        return [{**defaults, **row} if isinstance(row, dict) else row for row in rows]
+
+    for name, defaults in OPTIONAL_FIELDS.items():
+        if name == "event":
+            if isinstance(payload.get("event"), dict):
+                payload["event"] = {**defaults, **payload["event"]}
+            continue
+        if name in payload:
+            payload[name] = filled(payload[name], defaults)
+        history = payload.get("history")
+        if isinstance(history, dict) and name in history:
+            payload["history"] = {**history, name: filled(history[name], defaults)}
     return payload
 
 

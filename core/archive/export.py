@@ -16,6 +16,7 @@ from core.archive import (
     EVENT_FIELDS,
     FORMAT,
     HISTORY_SECTIONS,
+    HOUSE_RULES,
     PLAYERS,
     SECTIONS,
     VERSION,
@@ -149,6 +150,7 @@ def build_payload(event: Event) -> dict[str, Any]:
         }
     }
     payload["event"]["directors"] = sorted(usernames[u.pk] for u in directors)
+    payload["event"][HOUSE_RULES] = event.house_values
     payload["players"] = [row(PLAYERS, p) for p in players]
     payload["players"].sort(key=lambda r: r["id"])
     for name, rows in live.items():

@@ -31,6 +31,7 @@ from core.archive import (
     EVENT_FIELDS,
     FORMAT,
     HISTORY_SECTIONS,
+    HOUSE_RULES,
     IMPLICIT_EVENT,
     READABLE_VERSIONS,
     SECTIONS,
@@ -45,7 +46,10 @@ from core.archive import (
 from core.archive.verify import check_event_settings, verify_event
 from core.errors import ServiceError
 from core.services import create_player
-from tournaments.models import Event, Player
+from core.services.events import RESERVED_SLUGS
+from core.services.ratings import queue_ratings_refresh
+from game.rulesets import check_house
+from tournaments.models import Event, HouseRuleset, Player
 
 # --- reading and checking an archive -------------------------------------------------
 
@@ -109,6 +113,7 @@ class Checked:
     rows: dict[str, list[dict[str, Any]]]
     history: dict[str, list[dict[str, Any]]]
     usernames: set[str]
+    house_rules: dict[str, Any] | None = None
 
 
 def damaged(where: str, problem: str) -> ArchiveError:
@@ -160,8 +165,9 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
     expected = {"event", "history", *BY_NAME}
     check_keys("the payload", payload, expected)
     event_row = payload["event"]
-    check_keys("the event", event_row, {*EVENT_FIELDS, "directors"})
+    check_keys("the event", event_row, {*EVENT_FIELDS, "directors", HOUSE_RULES})
     event = check_values("the event", Event, event_row, EVENT_FIELDS)
+    house_rules = check_house_rules(event, event_row[HOUSE_RULES])
     directors = event_row["directors"]
     if not isinstance(directors, list):
         raise damaged("the event's directors", "not a list")
@@ -227,6 +233,45 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
         rows=rows,
         history=history,
         usernames=usernames - {None},
+        house_rules=house_rules,
+    )
+
+
+def check_house_rules(event: dict[str, Any], raw: Any) -> dict[str, Any] | None:
+    """The custom ruleset's values an event of house rules carries (None for a built-in
+    ruleset), and those frozen into it, checked as a ruleset's own values are."""
+    custom = event.get("ruleset") == Event.Ruleset.CUSTOM
+    if not custom:
+        if raw is not None or event.get("frozen_ruleset") is not None:
+            raise damaged("the event's house rules", "given for a built-in ruleset")
+        return None
+    for where, values in (("house rules", raw), ("frozen ruleset", event.get("frozen_ruleset"))):
+        if values is None and where == "frozen ruleset":
+            continue
+        keys = {"slug", "name", *HouseRuleset.VALUE_FIELDS}
+        if not isinstance(values, dict) or set(values) != keys:
+            raise damaged(f"the event's {where}", "not the values of a custom ruleset")
+        problems = check_house(values)
+        if problems or not isinstance(values["slug"], str) or not isinstance(values["name"], str):
+            why = "; ".join(f"{k}: {v}" for k, v in problems.items()) or "no slug or name"
+            raise damaged(f"the event's {where}", why)
+        try:
+            validate_slug(values["slug"])
+        except ValidationError as error:
+            raise damaged(f"the event's {where}", "its slug is not a slug") from error
+    return raw
+
+
+def house_ruleset_for(values: dict[str, Any]) -> HouseRuleset:
+    """The site's custom ruleset of that slug, or one made from the archived values (an
+    event with hands plays to the values frozen into it either way)."""
+    found = HouseRuleset.objects.filter(slug=values["slug"]).first()
+    if found is not None:
+        return found
+    return HouseRuleset.objects.create(
+        slug=values["slug"][:80],
+        name=values["name"][:200],
+        **{name: values[name] for name in HouseRuleset.VALUE_FIELDS},
     )
 
 
@@ -370,9 +415,14 @@ def import_event(
         raise ArchiveError(f"{slug!r} is not a valid event slug.") from error
     if len(slug) > Event._meta.get_field("slug").max_length:
         raise ArchiveError(f"{slug!r} is too long for an event slug.")
+    if slug in RESERVED_SLUGS:
+        raise ArchiveError(
+            f"{slug!r} is the address of a director's page: import it under another slug."
+        )
     try:
         with transaction.atomic():
             imported = write(checked, slug, by)
+            queue_ratings_refresh()  # its closed rounds are rated, in their place
             connection.check_constraints(
                 table_names=[s.model._meta.db_table for s in SECTIONS] + ["tournaments_event"]
             )
@@ -395,6 +445,8 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
             "(--rename NEW_SLUG). Nothing was imported."
         )
     event = Event(**{**checked.event, "slug": slug})
+    if checked.house_rules is not None:
+        event.custom_ruleset = house_ruleset_for(checked.house_rules)
     check_event_settings(event, checked.event)
     event.save()
     restore(Event, [event], [checked.event], ["created_at", "updated_at"])

@@ -3,9 +3,10 @@
 An archive's rows are written in bulk, not through the services, so before the import
 commits every event setting, round, seat and hand is put through the same checks a
 director's action goes through (`core.services`: the event's settings, table sizes,
-the seating report, and `game.rules.score_hand` on every hand, whose result must be
-what the archive stores). The first problem found refuses the whole archive, saying
-where it is.
+the seating report, `game.rules.score_hand` on every hand, whose result must be what
+the archive stores, a table's early end as the leave points give it, a round closed
+with force only when hands are missing, and a finished event as `finish_event` takes
+it). The first problem found refuses the whole archive, saying where it is.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from django.db.models import Prefetch
 
 from core.archive import ArchiveError
 from core.errors import ServiceError, StateConflict
+from core.selectors.progress import round_progress
 from core.services import full_clean_or_raise
 from core.services.events import EVENT_FIELDS, check_settings
 from core.services.hands import check_stored_hand
-from core.services.rounds import check_table_sizes
+from core.services.rounds import check_can_finish, check_table_sizes
 from core.services.seating import check_quality
+from game.sets import ends_after
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round, Seat, Table
 
@@ -38,6 +41,7 @@ def refuse(where: str, error: ServiceError | str) -> ArchiveError:
             for field, messages in error.errors.items()
         )
     )
+    reason = reason.rstrip(".")  # the services' messages end with one; so does this
     return ArchiveError(f"The archive is not valid: {where}: {reason}. Nothing was imported.")
 
 
@@ -78,6 +82,13 @@ def verify_event(event: Event) -> None:
         by_table[hand.table_id].append(hand)
     for table in tables:
         check_hands(table, by_table.get(table.pk, []))
+    for round_ in rounds:
+        check_forced_close(event, round_)
+    if event.status == Event.Status.FINISHED:
+        try:
+            check_can_finish(event)
+        except ServiceError as error:
+            raise refuse("the event is finished", error) from error
 
 
 def check_round(event: Event, round_: Round, number: int, *, last: bool, entries: set[int]):
@@ -114,6 +125,57 @@ def check_seats(event: Event, table: Table) -> None:
                 f"{where}, seat {seat.position}",
                 f"a player cannot leave after hand {seat.left_after_hand} of {hand_count}",
             )
+    check_table_end(table, seats, hand_count)
+
+
+def check_table_end(table: Table, seats: list[Seat], hand_count: int) -> None:
+    """The table's early end as `core.services.leaving` keeps it: after the hand before
+    the first one fewer than three players would play (`game.sets.ends_after`), or none
+    when at least three play every hand of the set."""
+    where = f"round {table.round.number}, table {table.number}"
+    ends = ends_after([seat.left_after_hand for seat in seats], hand_count)
+    stored = table.closed_after_hand
+    if stored == ends:
+        return
+    if ends is None:
+        reason = (
+            f"it is closed after hand {stored}, but at least three of its players play "
+            "every hand of the set; a table closes early only when fewer than three are left"
+        )
+    elif stored is None:
+        reason = (
+            f"fewer than three of its players are left after hand {ends}, so it closed "
+            "after that hand, but the archive does not close it"
+        )
+    else:
+        reason = (
+            f"it is closed after hand {stored}, but fewer than three of its players are "
+            f"left only after hand {ends}"
+        )
+    raise refuse(where, reason)
+
+
+def check_forced_close(event: Event, round_: Round) -> None:
+    """`forced_close` as `close_round` sets it: a closed round is forced exactly when
+    tables had hands missing (`round_progress`), and a round not closed is not forced."""
+    where = f"round {round_.number}"
+    if round_.status != Round.Status.CLOSED:
+        if round_.forced_close:
+            raise refuse(where, f"it is {round_.status}, but marked closed with force")
+        return
+    missing = round_progress(event, round_.number, closed=True).missing()
+    if round_.forced_close and not missing:
+        raise refuse(
+            where,
+            "it is marked closed with force, but no hand is missing (a round is forced "
+            "closed only when tables have hands missing)",
+        )
+    if missing and not round_.forced_close:
+        raise refuse(
+            where,
+            "it is closed with hands missing (" + "; ".join(missing) + ") but not marked "
+            "closed with force",
+        )
 
 
 def check_hands(table: Table, hands: list[Hand]) -> None:

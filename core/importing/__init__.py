@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.db.models import F
 from django.db.models.functions import Lower
 
 from core.errors import InvalidInput, ServiceError
@@ -103,7 +104,9 @@ def find_candidates(event: Event, rows: list[Row], viewer: User | None = None) -
     # Lower() in SQL, then the exact comparison (casefold, spacing) in Python.
     lowered = {n.lower() for n in names} | {row.name.lower() for row in rows if row.name}
     registry = Player.objects.all() if viewer is None else visible_players(viewer)
-    namesakes = registry.annotate(lname=Lower("name")).filter(lname__in=lowered)
+    namesakes = registry.annotate(lname=Lower("name"), skill_rating=F("skill__rating")).filter(
+        lname__in=lowered
+    )
     found: dict[str, list[Player]] = {}
     for player in namesakes.order_by("id"):
         found.setdefault(normalise_name(player.name), []).append(player)
@@ -124,6 +127,7 @@ def find_candidates(event: Event, rows: list[Row], viewer: User | None = None) -
                     country=str(player.country or ""),
                     entry=status,
                     seed=seed,
+                    rating=player.skill_rating,
                     close=same_or_blank(row.club, player.club)
                     and same_or_blank(row.country, str(player.country or "")),
                 )

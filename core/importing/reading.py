@@ -93,6 +93,8 @@ class Candidate:
     seed: int | None = None
     # Same club and country as the row (or one side leaves them blank).
     close: bool = False
+    # Their rating across events (mu - 3 sigma), if rated.
+    rating: float | None = None
 
     @property
     def country_name(self) -> str:

@@ -4,6 +4,7 @@ results."""
 from __future__ import annotations
 
 from core.printing.common import PAPER, default_base_url, printable
+from core.printing.find_table import find_your_table_pdf
 from core.printing.results import results_pdf
 from core.printing.slips import player_slips_pdf
 from core.printing.tables import score_sheets_pdf, table_cards_pdf
@@ -11,6 +12,7 @@ from core.printing.tables import score_sheets_pdf, table_cards_pdf
 __all__ = [
     "PAPER",
     "default_base_url",
+    "find_your_table_pdf",
     "player_slips_pdf",
     "printable",
     "results_pdf",

@@ -23,6 +23,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, SimpleDocTemplate
 
+from core.selectors.site import site_url
 from tournaments.models import Event, Round
 
 PAPER = {"letter": letter, "a4": A4}
@@ -43,8 +44,9 @@ def paper_size(paper: str | None) -> tuple[float, float]:
 
 
 def default_base_url() -> str:
-    """Where the public site lives, for PDFs made outside a request (commands)."""
-    return (getattr(settings, "SITE_URL", "") or DEFAULT_BASE_URL).rstrip("/")
+    """Where the public site lives, for PDFs made outside a request (commands): the
+    address set on the director's pages, else SITE_URL, else this computer."""
+    return site_url(DEFAULT_BASE_URL)
 
 
 def table_path(event: Event, round_number: int, table_number: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from django.utils import timezone
+from django.utils import formats, timezone
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.units import mm
@@ -19,7 +19,6 @@ from core.printing.common import (
     HEAD,
     HEADING,
     MARGIN,
-    SMALL,
     TITLE,
     document,
     markup,
@@ -27,6 +26,7 @@ from core.printing.common import (
     style,
 )
 from core.selectors import StandingRow, standings_after
+from core.selectors.prizes import event_prize_winners
 from tournaments.models import Event
 
 # --- results -----------------------------------------------------------------------
@@ -38,11 +38,14 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
     standings = standings_after(event)
     pagesize = paper_size(paper)
     width = pagesize[0] - 2 * MARGIN
+    # The time printed goes in every page's footer: a line of its own after the grid
+    # could fall alone onto a page of its own.
+    stamp = formats.date_format(timezone.localtime(), "DATETIME_FORMAT")
     doc, buffer, on_page = document(
-        f"{event.name}: results", pagesize, footer=f"{event.name} - results"
+        f"{event.name}: results", pagesize, footer=f"{event.name} - results - printed {stamp}"
     )
     story: list[Flowable] = [Paragraph(markup(event.name), TITLE)]
-    details = [event.venue, event.starts_on.strftime("%d %B %Y") if event.starts_on else ""]
+    details = [event.venue, formats.date_format(event.starts_on) if event.starts_on else ""]
     details.append(event.rules.name)
     details.append(event.get_format_display())
     story.append(Paragraph(markup(" - ".join(d for d in details if d)), BODY))
@@ -60,9 +63,13 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
         if standings.notices:
             story.append(Spacer(1, 2 * mm))
         story.append(results_grid(event, standings.rows, width))
-    stamp = timezone.localtime().strftime("%d %B %Y %H:%M")
-    story.append(Spacer(1, 4 * mm))
-    story.append(Paragraph(f"Printed {stamp}.", SMALL))
+        winners = event_prize_winners(event) if standings.final else []
+        if winners:
+            story.append(Spacer(1, 4 * mm))
+            story.append(Paragraph("Prizes", HEADING))
+            for winner in winners:
+                line = f"{winner.rank}. {winner.name}: {winner.text}"
+                story.append(Paragraph(markup(line), BODY))
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
     return buffer.getvalue()
 
@@ -92,6 +99,8 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
             name += (
                 "<br/><font size=7><i>incomplete: " + markup(row.incomplete_text) + "</i></font>"
             )
+        if row.tie_note:
+            name += "<br/><font size=7><i>" + markup(row.tie_note) + "</i></font>"
         line = [
             str(row.rank),
             Paragraph(name, CELL),

@@ -11,7 +11,9 @@ from core.selectors.access import (
     can_direct,
     directed_event,
     directed_events,
+    directed_table,
     event_for,
+    reader_directs,
     visible_events,
 )
 from core.selectors.boards import (
@@ -107,9 +109,11 @@ __all__ = [
     "can_add_players",
     "can_create_events",
     "can_direct",
+    "reader_directs",
     "check_round",
     "directed_event",
     "directed_events",
+    "directed_table",
     "entries_of",
     "entry_counts",
     "entry_document",

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 
-from tournaments.models import Event
+from tournaments.models import Event, Table
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -31,8 +31,13 @@ def directed_events(user: User) -> QuerySet[Event]:
 
 def event_for(user: User, slug: str) -> Event:
     """The event if this user may see it; 404 otherwise (a private event does not exist
-    for the public)."""
-    event = visible_events(user).filter(slug=slug).first()
+    for the public). It comes knowing whether this user directs it (`reader_directs`),
+    read in the same query."""
+    events = visible_events(user).filter(slug=slug)
+    if user.is_authenticated and not getattr(user, "is_superuser", False):
+        directors = Event.directors.through.objects.filter(event_id=OuterRef("pk"), user=user)
+        events = events.annotate(reader_directs=Exists(directors))
+    event = events.first()
     if event is None:
         raise Http404("No such event.")
     return event
@@ -47,12 +52,36 @@ def directed_event(user: User, slug: str) -> Event:
     return event
 
 
+def directed_table(user: User, slug: str, round_number: int, table_number: int) -> Table:
+    """A table of an event this user directs, with its round and event, in one query;
+    404 otherwise, as if neither existed."""
+    table = (
+        Table.objects.filter(
+            round__event__in=directed_events(user),
+            round__event__slug=slug,
+            round__number=round_number,
+            number=table_number,
+        )
+        .select_related("round__event")
+        .first()
+    )
+    if table is None:
+        raise Http404("No such table.")
+    return table
+
+
 def can_direct(user: User, event: Event) -> bool:
     if not user.is_authenticated:
         return False
     if getattr(user, "is_superuser", False):
         return True
     return event.directors.filter(pk=user.pk).exists()
+
+
+def reader_directs(user: User, event: Event) -> bool:
+    """`can_direct` for an event that `event_for(user, ...)` found: already known."""
+    known = getattr(event, "reader_directs", None)
+    return can_direct(user, event) if known is None else known
 
 
 def can_create_events(user: User) -> bool:

@@ -17,21 +17,36 @@ from core.selectors.screens import FieldRow, SeatingRow, field_of, seating_board
 from core.selectors.standings import Standings, standings_after
 from game import ranking, rules
 from scoring.models import Hand, HandScore, Standing
-from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Player, Round, Seat, Table
+from tournaments.models import (
+    PLAYED_ROUND_STATUSES,
+    Entry,
+    Event,
+    Player,
+    Round,
+    Seat,
+    Series,
+    Table,
+)
 
 
 def public_event(user: User, slug: str) -> Event:
     """The event if this user may see it, with its latest public round's number and
-    status (`latest_round`, `latest_status`, None before any): one query."""
+    status (`latest_round`, `latest_status`, None before any), and the public series
+    whose grand final it is (`final_of_slug`, `_name`, `_season`; None if none): one query."""
     latest = Round.objects.filter(event=OuterRef("pk"), status__in=PLAYED_ROUND_STATUSES).order_by(
         "-number"
     )
+    # The public series whose grand final it is (issue 18/19): in the same query.
+    final_of = Series.objects.filter(final=OuterRef("pk"), public=True)
     event = (
         visible_events(user)
         .filter(slug=slug)
         .annotate(
             latest_round=Subquery(latest.values("number")[:1]),
             latest_status=Subquery(latest.values("status")[:1]),
+            final_of_slug=Subquery(final_of.values("slug")[:1]),
+            final_of_name=Subquery(final_of.values("name")[:1]),
+            final_of_season=Subquery(final_of.values("season")[:1]),
         )
         .first()
     )

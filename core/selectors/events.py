@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import (
     Count,
     Exists,
+    F,
     IntegerField,
     OuterRef,
     Prefetch,
@@ -47,12 +48,14 @@ def players(user: User, search: str | None = None) -> QuerySet[Player]:
 
 def entries_of(event: Event, status: str | None = None) -> QuerySet[Entry]:
     """The event's entries with their players and, as `left_after_hand`, the leave
-    point of their seat in the round in play (None: not seated, or not leaving)."""
+    point of their seat in the round in play (None: not seated, or not leaving), and as
+    `rating` the player's rating across events (None: not rated yet)."""
     in_play = Seat.objects.filter(entry=OuterRef("pk"), round__status=Round.Status.PUBLISHED)
     found = (
         Entry.objects.filter(event=event)
         .select_related("player")
         .annotate(left_after_hand=Subquery(in_play.values("left_after_hand")[:1]))
+        .annotate(rating=F("player__skill__rating"))  # across events; None: not rated yet
         .order_by("id")
     )
     if status:

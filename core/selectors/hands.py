@@ -258,6 +258,16 @@ def current_hands(attempts: Iterable[Hand]) -> dict[int, HandView]:
 
 
 def hand_view(hand: Hand, version: int, deals: int) -> HandView:
+    return view_of(hand, hand.scores.all(), hand.penalties.all(), version, deals)
+
+
+def view_of(
+    hand: Hand, scores: Iterable[HandScore], penalties: Iterable[Penalty], version: int, deals: int
+) -> HandView:
+    """`hand` with these score and penalty rows (each with its seat and the seat's
+    entry), in seat order: what a save just wrote, shown with no query."""
+    scores = sorted(scores, key=lambda s: s.seat.position)
+    penalties = sorted(penalties, key=lambda p: (p.seat.position, p.kind))
     return HandView(
         number=hand.number,
         contract=hand.contract,
@@ -277,13 +287,13 @@ def hand_view(hand: Hand, version: int, deals: int) -> HandView:
                 cards=s.cards or None,
                 sat_out=s.sat_out,
             )
-            for s in hand.scores.all()
+            for s in scores
         ),
         penalties=tuple(
             PenaltyView(
                 seat=p.seat.position, kind=p.kind, points=p.points, extra_calls=p.extra_calls
             )
-            for p in hand.penalties.all()
+            for p in penalties
         ),
     )
 
@@ -302,8 +312,11 @@ def hand_version(table: Table, number: int) -> int:
     return max(versions, default=0)
 
 
-def seat_views(table: Table) -> tuple[SeatView, ...]:
-    seats = Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+def seat_views(table: Table, seats: Iterable[Seat] | None = None) -> tuple[SeatView, ...]:
+    """The table's seats (`seats`: already read, each with its entry and player)."""
+    if seats is None:
+        seats = Seat.objects.filter(table=table).select_related("entry__player")
+    seats = sorted(seats, key=lambda seat: seat.position)
     return tuple(
         SeatView(
             seat=seat.position,
@@ -316,11 +329,12 @@ def seat_views(table: Table) -> tuple[SeatView, ...]:
     )
 
 
-def table_sheet(table: Table) -> TableSheet:
+def table_sheet(table: Table, seats: Iterable[Seat] | None = None) -> TableSheet:
     """A table's sheet: its seats, every hand of the set as it stands, running totals:
-    4 queries. `table` comes with its round and event (`table_of`)."""
+    4 queries (3 given the seats, read with their players). `table` comes with its
+    round and event (`table_of`)."""
     spec = table.round.event.rules
-    seats = seat_views(table)
+    seats = seat_views(table, seats)
     recorded = current_hands(hands_of([table]))
     progress = TableProgress(
         table.number,

@@ -18,6 +18,8 @@ class HistoryEntry:
     deal: int
     action: str  # "recorded", "corrected", "deleted", "redeal"
     changes: list[tuple[str, str, str]]  # (what, before, after)
+    # The director's reason for the change ("restored version 2: wrong seat"), if any.
+    reason: str = ""
 
 
 def _score_text(row: Any) -> str:
@@ -110,6 +112,9 @@ def hand_history(table: Table, number: int) -> list[HistoryEntry]:
                 deal=record.attempt,
                 action=action,
                 changes=changes,
+                reason=(record.history_change_reason or "")
+                if record.history_user is not None
+                else "",
             )
         )
     return entries

@@ -9,14 +9,18 @@ from itertools import combinations
 
 from django.db.models import Count, Q
 
+from core.selectors.ratings import seeding_ratings
 from game import seating
 from scoring.models import Standing
 from tournaments.models import Entry, Event, Round, Seat
 
 
 def contenders_for(event: Event, policy: str) -> list[Entry]:
-    """The entries to seat: the active ones, or for a knockout those who advanced."""
+    """The entries to seat: the active ones, or for a knockout those who advanced;
+    with check-in, only those checked in."""
     active = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).select_related("player")
+    if event.check_in:
+        active = active.filter(checked_in=True)
     if policy != seating.KNOCKOUT:
         return list(active)
     last_closed = event.rounds.filter(status=Round.Status.CLOSED).order_by("-number").first()
@@ -52,10 +56,13 @@ def latest_ranks(event: Event, *, before: int) -> dict[int, int]:
 
 
 def seating_request(round_: Round) -> seating.SeatingRequest:
-    """Everything `game.seating.seat` needs to seat `round_`: 5 queries."""
+    """Everything `game.seating.seat` needs to seat `round_`: 6 queries. Unseeded players
+    are spread by their rating across events once any of them is rated
+    (`ratings.seeding_ratings`), else by the rating imported with them."""
     event = round_.event
     entries = contenders_for(event, round_.policy)
     ranks = latest_ranks(event, before=round_.number)
+    computed = seeding_ratings({e.pk: e.player_id for e in entries})  # ratings across events
     earlier = Seat.objects.filter(round__event=event, round__number__lt=round_.number)
     dealt = dict(
         earlier.values("entry_id")
@@ -69,10 +76,11 @@ def seating_request(round_: Round) -> seating.SeatingRequest:
         seating.Contender(
             id=entry.pk,
             seed=entry.seed_number,
-            rating=entry.player.rating,
+            rating=computed.get(entry.pk, entry.player.rating),
             rank=ranks.get(entry.pk),
             dealt_first=dealt.get(entry.pk, 0),
             positions=tuple(positions[entry.pk]),
+            club=entry.player.club,
         )
         for entry in sorted(entries, key=lambda e: e.pk)
     )
@@ -82,6 +90,7 @@ def seating_request(round_: Round) -> seating.SeatingRequest:
         policy=round_.policy,
         odd_tables=event.odd_tables,
         seed=round_.seed,
+        avoid_clubs=event.club_avoidance,
     )
 
 
@@ -98,9 +107,15 @@ def table_lists(round_: Round) -> list[list[int]]:
 def seating_quality(round_: Round) -> seating.Quality:
     """The quality report of the round's seating as it now stands."""
     ranks = latest_ranks(round_.event, before=round_.number)
+    tables = table_lists(round_)
+    clubs = None
+    if round_.event.club_avoidance:
+        ids = [pid for table in tables for pid in table]
+        clubs = dict(Entry.objects.filter(pk__in=ids).values_list("pk", "player__club"))
     return seating.assess(
-        table_lists(round_),
+        tables,
         meetings(round_.event, before=round_.number),
         ranks or None,
         policy=round_.policy,
+        clubs=clubs,
     )

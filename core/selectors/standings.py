@@ -1,109 +1,18 @@
-"""Reads of standings: what a rebuild ranks (each entry's sets), and the standings
-after a round as pages, the API and the exports show them."""
+"""Reads of the standings as pages, the API and the exports show them: the round to
+show, each row with its incomplete sets and tie notes, cached per standings version.
+What a rebuild reads is in `core.selectors.rebuild`."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.core.cache import cache
-from django.db.models import Count, F, Q, Sum
 from django.http import Http404
 
+from core.selectors.ties import with_tie_notes
 from game import ranking
-from scoring.models import STANDING_FIGURES, Hand, HandScore, Standing
-from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Round, Seat
-
-# --- What a rebuild ranks --------------------------------------------------------------
-
-
-def current_round(event: Event) -> Round | None:
-    """The round whose standings are live: the latest one published or closed."""
-    return event.rounds.filter(status__in=PLAYED_ROUND_STATUSES).order_by("-number").first()
-
-
-def latest_closed(event: Event, *, up_to: int) -> Round | None:
-    return (
-        event.rounds.filter(status=Round.Status.CLOSED, number__lte=up_to)
-        .order_by("-number")
-        .first()
-    )
-
-
-def entry_records(event: Event) -> list[ranking.EntryRecord]:
-    return [
-        ranking.EntryRecord(entry=pk, withdrawn=status == Entry.Status.WITHDRAWN)
-        for pk, status in Entry.objects.filter(event=event).values_list("pk", "status")
-    ]
-
-
-def set_records(event: Event, *, up_to: int) -> list[ranking.SetRecord]:
-    """Every entry's set at every table it was seated at in rounds 1..up_to that are in
-    play or closed, each in its state (`ranking.set_state`): 2 queries.
-
-    A seat with no hand scored yet has a set all the same: under way at 0 while its
-    round is in play (live standings keep it among the round's players instead of
-    below everyone whose table has started), incomplete once the round is closed or
-    the player has left."""
-    hand_count = event.rules.hand_count
-    scored = {
-        row["seat_id"]: row
-        for row in HandScore.objects.filter(
-            hand__table__round__event=event,
-            hand__table__round__number__lte=up_to,
-            hand__outcome=Hand.Outcome.SCORED,
-        )
-        .values("seat_id")
-        .annotate(
-            total=Sum("score"),
-            penalties=Sum("penalty_points"),
-            won=Count("pk", filter=Q(hand__went_out_id=F("seat_id"))),
-            played=Count("pk"),
-        )
-        .order_by()
-    }
-    seats = Seat.objects.filter(
-        round__event=event, round__number__lte=up_to, round__status__in=PLAYED_ROUND_STATUSES
-    ).values_list(
-        "pk",
-        "entry_id",
-        "round__number",
-        "round__status",
-        "table__number",
-        "table__closed_after_hand",
-        "left_after_hand",
-    )
-    records = []
-    for pk, entry, number, status, table, ended_after, left_after in seats:
-        row = scored.get(pk) or {"total": 0, "penalties": 0, "won": 0, "played": 0}
-        state, why = ranking.set_state(
-            played=row["played"],
-            hands=hand_count,
-            left_after=left_after,
-            ended_after=ended_after,
-            over=status == Round.Status.CLOSED,
-        )
-        records.append(
-            ranking.SetRecord(
-                entry=entry,
-                round=number,
-                table=table,
-                total=row["total"],
-                hands_won=row["won"],
-                penalty_points=row["penalties"],
-                state=state,
-                hands_missing=hand_count - row["played"] if state == ranking.INCOMPLETE else 0,
-                why=why,
-            )
-        )
-    return records
-
-
-def ranks_after(event: Event, number: int) -> dict[int, int]:
-    """Each entry's rank in the standings after round `number` (none: {})."""
-    return dict(
-        Standing.objects.filter(event=event, round__number=number).values_list("entry_id", "rank")
-    )
-
+from scoring.models import STANDING_FIGURES, Standing
+from tournaments.models import Event, Round
 
 # --- The standings as shown -------------------------------------------------------------
 
@@ -184,6 +93,8 @@ class StandingRow:
     movement: int | None  # places gained since the previous round (None: new)
     status: str
     incomplete: tuple[IncompleteSet, ...] = ()  # its incomplete sets, round by round
+    # Which tiebreak put it above or below a neighbour with the same score, in words.
+    tie_note: str = ""
 
     @property
     def incomplete_text(self) -> str:
@@ -216,6 +127,10 @@ class Standings:
     # are after its last round.
     final: bool
     rows: tuple[StandingRow, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.rows)
 
     def tables_where(self, why: str) -> dict[int, list[int]]:
         """Round -> the tables whose sets ended incomplete for this reason (FORCED: the
@@ -304,7 +219,9 @@ def build_standings(event: Event, number: int | None) -> Standings:
     number in a finished event: whether it is the last)."""
     round_ = standings_round(event, number)
     rows = (
-        Standing.objects.filter(round=round_).order_by("rank").values_list(*ROW_FIELDS)
+        Standing.objects.filter(round=round_)
+        .order_by("rank")
+        .values_list(*ROW_FIELDS, "tiebreaks")  # the tiebreaks: for the tie notes
         if round_
         else []
     )
@@ -317,5 +234,9 @@ def build_standings(event: Event, number: int | None) -> Standings:
         round=round_.number if round_ else None,
         round_closed=closed,
         final=final,
-        rows=tuple(standing_row(values) for values in rows),
+        rows=with_tie_notes(
+            event,
+            [standing_row(values[:-1]) for values in rows],
+            {values[0]: values[-1] for values in rows},
+        ),
     )

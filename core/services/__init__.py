@@ -12,6 +12,14 @@ from __future__ import annotations
 from core.services.codes import issue_codes
 from core.services.common import full_clean_or_raise, with_history_user
 from core.services.entries import create_player, register_entry, withdraw_entry
+from core.services.event_day import (
+    add_extra_round,
+    add_late_player,
+    record_check_in,
+    set_day_options,
+    set_up_event,
+    substitute_entry,
+)
 from core.services.events import (
     EVENT_FIELDS,
     check_event,
@@ -19,7 +27,14 @@ from core.services.events import (
     create_event,
     update_event,
 )
-from core.services.hands import Recorded, delete_hand, record_hand, score_rows
+from core.services.hands import (
+    Recorded,
+    TableAt,
+    correction_reason,
+    delete_hand,
+    record_hand,
+    score_rows,
+)
 from core.services.leaving import set_leave_point
 from core.services.proposals import (
     confirm_proposal,
@@ -28,6 +43,8 @@ from core.services.proposals import (
     identify_player,
     propose_hand,
 )
+from core.services.ratings import queue_ratings_refresh, refresh_ratings
+from core.services.restore import restore_hand_version
 from core.services.rounds import (
     check_can_finish,
     check_can_start,
@@ -52,13 +69,39 @@ from core.services.seating import (
     seating_adjustable,
     swap_players,
 )
+from core.services.series import (
+    add_leg,
+    create_final,
+    create_series,
+    queue_series_refresh,
+    refresh_series_standings,
+    remove_leg,
+    update_series,
+)
+from core.services.site import set_site_url
 from core.services.standings import queue_standings_refresh, refresh_standings
 from core.services.tables import check_table_open, lock_table, unlock_table
 
 __all__ = [
+    "queue_ratings_refresh",
+    "refresh_ratings",
+    "add_extra_round",
+    "add_late_player",
+    "record_check_in",
+    "set_day_options",
+    "set_up_event",
+    "substitute_entry",
     "EVENT_FIELDS",
+    "add_leg",
+    "create_final",
+    "create_series",
+    "queue_series_refresh",
+    "refresh_series_standings",
+    "remove_leg",
+    "update_series",
     "MAX_SEED",
     "Recorded",
+    "TableAt",
     "check_adjustable",
     "check_can_finish",
     "check_can_start",
@@ -68,6 +111,7 @@ __all__ = [
     "clock_action",
     "close_round",
     "confirm_proposal",
+    "correction_reason",
     "create_event",
     "create_player",
     "delete_hand",
@@ -88,12 +132,14 @@ __all__ = [
     "register_entry",
     "remove_announcement",
     "reopen_round",
+    "restore_hand_version",
     "reseat_round",
     "score_rows",
     "screens_changed",
     "seat_round",
     "seating_adjustable",
     "set_leave_point",
+    "set_site_url",
     "start_round",
     "swap_players",
     "unlock_table",

@@ -22,8 +22,9 @@ from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
-STANDINGS = "core.refresh_standings"
-SEATING = "core.seat_round"
+from core.jobs import SEATING, SERIES_STANDINGS, STANDINGS
+
+__all__ = ["SEATING", "SERIES_STANDINGS", "STANDINGS", "after_commit", "runs", "send"]
 
 log = logging.getLogger(__name__)
 JOBS: dict[str, Callable[..., Any]] = {}

@@ -13,10 +13,14 @@ from django.db import transaction
 
 from core.errors import InvalidInput, StateConflict
 from core.selectors.hands import event_has_hands
-from core.services.common import full_clean_or_raise
+from core.services.common import full_clean_or_raise, with_history_user
+from core.services.hands import overrule_open_entries
+from core.services.ratings import queue_ratings_refresh
 from core.services.rounds import check_can_finish
 from core.services.screens import screens_changed
+from core.services.series import check_may_be_private
 from core.services.standings import queue_standings_refresh
+from game.prizes import check_table as check_prize_table
 from game.ranking import check_tiebreaks as check_chain
 from game.rulesets import deal_problem
 from tournaments.models import Event
@@ -46,8 +50,11 @@ EVENT_FIELDS = (
     "round_minutes",
     "time_rule",
 )
+# House rules and prizes (issue 18): settings too, kept apart from the archive's list.
+EXTRA_FIELDS = ("custom_ruleset", "prizes", "prize_ties")
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = (
+    "custom_ruleset",
     "ruleset",
     "packs",
     "jokers",
@@ -58,6 +65,19 @@ SCORING_FIELDS = (
 )
 # Changing these changes how the recorded sets rank.
 RANKING_FIELDS = ("format", "table_points", "advance_per_table", "tiebreaks", "rounds_planned")
+
+
+# Addresses of the director's own pages, beside /director/<slug>/: an event of one of
+# these slugs would be out of its directors' reach.
+RESERVED_SLUGS = frozenset({"new", "site", "archive"})
+
+
+def check_slug(value: Any) -> None:
+    if value in RESERVED_SLUGS:
+        raise InvalidInput(
+            f'"{value}" is the address of one of the director\'s pages; choose another slug.',
+            field="slug",
+        )
 
 
 def check_table_points(value: Any) -> None:
@@ -88,14 +108,34 @@ def check_tiebreaks(value: Any) -> None:
 
 def check_settings(data: Mapping[str, Any]) -> None:
     check_unknown_fields(data)
+    if "slug" in data:
+        check_slug(data["slug"])
     if "table_points" in data:
         check_table_points(data["table_points"])
     if "tiebreaks" in data:
         check_tiebreaks(data["tiebreaks"])
+    if "prizes" in data:
+        try:
+            check_prize_table(data["prizes"])
+        except ValueError as error:
+            raise InvalidInput(f"The prize table: {error}.", field="prizes") from error
+
+
+def with_house_rules(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings with the ruleset following the custom ruleset: naming one makes the
+    ruleset "custom"; a built-in ruleset drops it. Prizes stored as checked."""
+    data = dict(data)
+    if data.get("custom_ruleset") is not None:
+        data["ruleset"] = Event.Ruleset.CUSTOM
+    elif "ruleset" in data and data["ruleset"] != Event.Ruleset.CUSTOM:
+        data["custom_ruleset"] = None
+    if "prizes" in data:
+        data["prizes"] = [p.as_dict() for p in check_prize_table(data["prizes"])]
+    return data
 
 
 def check_unknown_fields(data: Mapping[str, Any]) -> None:
-    unknown = sorted(set(data) - set(EVENT_FIELDS))
+    unknown = sorted(set(data) - set(EVENT_FIELDS) - set(EXTRA_FIELDS))
     if unknown:
         raise InvalidInput({name: ["This is not an event setting."] for name in unknown})
 
@@ -104,6 +144,14 @@ def check_agreed_rules(event: Event) -> None:
     """The settings that must agree with each other, once the model's own checks pass:
     the deck deals every hand to the largest table the seating makes, and Trinidad
     doubling belongs to a Trinidad set."""
+    if event.ruleset == Event.Ruleset.CUSTOM and event.custom_ruleset_id is None:
+        raise InvalidInput(
+            "A custom ruleset needs its house rules: name one.", field="custom_ruleset"
+        )
+    if event.ruleset != Event.Ruleset.CUSTOM and event.custom_ruleset_id is not None:
+        raise InvalidInput(
+            'House rules are played with the ruleset "custom".', field="custom_ruleset"
+        )
     problem = deal_problem(event.rules, event.deck, event.largest_table)
     if problem is not None:
         raise InvalidInput(
@@ -134,9 +182,9 @@ def check_event(event: Event) -> None:
 def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None) -> Event:
     """Create an event; the user who creates it becomes one of its directors."""
     check_settings(data)
-    event = Event(**data)
+    event = Event(**with_house_rules(data))
     check_event(event)
-    event.save()
+    with_history_user(event, by).save()
     if by is not None and by.is_authenticated:
         event.directors.add(by)
     return event
@@ -146,6 +194,7 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
     """`event` (as stored) with `data` applied, after every check an update makes;
     nothing is saved. The admin's event form checks through this too."""
     check_settings(data)
+    data = with_house_rules(data)
     if "slug" in data and data["slug"] != event.slug and event.rounds.exists():
         raise StateConflict(
             {
@@ -168,6 +217,8 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
     for field, value in data.items():
         setattr(changed, field, value)
     check_event(changed)
+    if event.public and not changed.public:
+        check_may_be_private(event)  # a public series' legs and final stay public
     if finishing:
         check_can_finish(changed)
     return changed
@@ -184,10 +235,19 @@ def update_event(
     event = Event.objects.select_for_update().get(pk=event.pk)
     finishing = is_finishing(event, data)
     reranked = any(f in data and data[f] != getattr(event, f) for f in RANKING_FIELDS)
+    visibility = "public" in data and data["public"] != event.public
+    directors_take_over = (
+        data.get("table_entry") == Event.TableEntry.DIRECTORS
+        and event.table_entry != Event.TableEntry.DIRECTORS
+    )
     event = check_update(event, data)
-    event.save()
+    with_history_user(event, by).save()
+    if directors_take_over:
+        overrule_open_entries(event, by)
     screens_changed(event)  # the name, the time rule... on pages already cached
     event.refresh_from_db(fields=["screen_version"])
     if finishing or reranked:
         queue_standings_refresh(event)  # ranked anew, or final
+    if visibility:
+        queue_ratings_refresh()  # ratings count public events only
     return event

@@ -16,9 +16,10 @@ from django.utils import timezone
 from core.errors import InvalidInput, StateConflict
 from core.selectors.progress import round_progress
 from core.selectors.seating import contenders_for
-from core.services import background, derived
+from core.services import background, derived, set_totals
 from core.services.codes import issue_codes
 from core.services.common import with_history_user
+from core.services.ratings import queue_ratings_refresh
 from core.services.seating import check_seed
 from core.services.standings import queue_standings_refresh
 from game.rulesets import deal_problem
@@ -78,6 +79,8 @@ def start_round(
     active = contenders_for(event, chosen)
     if len(active) < MIN_SEATS:
         who = "players advanced" if chosen == "knockout" else "players are active"
+        if event.check_in:
+            who += " and checked in"
         raise InvalidInput(
             f"At least {MIN_SEATS} players are needed to seat a round; {len(active)} {who}.",
             field="players",
@@ -92,7 +95,7 @@ def start_round(
     with_history_user(round_, by).save()
     if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
         event.status = Event.Status.RUNNING
-        event.save(update_fields=["status", "updated_at"])
+        with_history_user(event, by).save(update_fields=["status", "updated_at"])
     derived.changed(background.SEATING, round_.pk)
     return round_
 
@@ -171,6 +174,7 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
         round_._change_reason = f"forced: {len(missing)} {tables} with hands missing"
     with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
     queue_standings_refresh(round_.event)
+    queue_ratings_refresh()  # the round's sets are rated, in their place
     return round_
 
 
@@ -201,8 +205,10 @@ def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
     if event.status == Event.Status.FINISHED:
         event.status = Event.Status.RUNNING
-        event.save(update_fields=["status", "updated_at"])
+        with_history_user(event, by).save(update_fields=["status", "updated_at"])
+    set_totals.forget(event.pk)  # its standings are rebuilt in full from the hand scores
     queue_standings_refresh(event)
+    queue_ratings_refresh()  # its sets are taken out of the ratings until it closes again
     return round_
 
 
@@ -231,6 +237,6 @@ def finish_event(*, event: Event, by: AbstractBaseUser | None = None) -> Event:
         return event
     check_can_finish(event)
     event.status = Event.Status.FINISHED
-    event.save(update_fields=["status", "updated_at"])
+    with_history_user(event, by).save(update_fields=["status", "updated_at"])
     queue_standings_refresh(event)  # rebuilt, so every cached page shows them as final
     return event

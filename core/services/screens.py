@@ -50,6 +50,9 @@ def clock_action(
 ) -> RoundClock:
     """Start, pause, resume or extend the clock of a round in play (`game.clock.ACTIONS`);
     an extension goes to every table, or to table number `table` only."""
+    # The event's row first, as every writer that locks both takes them (a standings
+    # rebuild holds the event's row while it reads the round and its tables).
+    Event.objects.select_for_update().filter(pk=round.event_id).values_list("pk").get()
     round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         why = "closed" if round_.status == Round.Status.CLOSED else "not published yet"

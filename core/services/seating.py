@@ -25,6 +25,8 @@ MAX_SEED = 2**62
 
 
 QUALITY_KEYS = {"repeat_meetings", "repeat_pairs", "lower_bound", "rank_spread", "error"}
+# With club avoidance (issue 15): how many pairs of clubmates share a table, and which.
+QUALITY_KEYS |= {"club_meetings", "club_pairs"}
 
 
 def check_quality(quality: object, entries: set[int]) -> None:
@@ -35,6 +37,12 @@ def check_quality(quality: object, entries: set[int]) -> None:
         if value is None:
             return nullable
         return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**31
+
+    def pairs_of_entries(value: object) -> bool:
+        return isinstance(value, list) and all(
+            isinstance(pair, list) and len(pair) == 2 and all(p in entries for p in pair)
+            for pair in value
+        )
 
     pairs = quality.get("repeat_pairs", []) if isinstance(quality, dict) else None
     ok = (
@@ -55,6 +63,8 @@ def check_quality(quality: object, entries: set[int]) -> None:
                 and all(whole(v, nullable=False) for v in quality["rank_spread"])
             )
         )
+        and whole(quality.get("club_meetings"), nullable=True)
+        and pairs_of_entries(quality.get("club_pairs", []))
     )
     if not ok:
         raise InvalidInput(

@@ -135,6 +135,12 @@
     if (question && !window.confirm(question)) event.preventDefault();
   });
 
+  // A link that asks first (printing QR codes that point at a loopback address).
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("a[data-confirm]") : null;
+    if (link && !window.confirm(link.getAttribute("data-confirm"))) event.preventDefault();
+  });
+
   // --- New content: the page, or a row HTMX has just swapped in ---------------------
   function prepare(root) {
     keyboardMode(root);
@@ -149,6 +155,9 @@
       focusField(row.querySelector("[aria-invalid=true]:not([disabled])") || fields(row)[0]);
     } else if (state === "stale") {
       focusField(row.querySelector("button.reload"));
+    } else if (state === "redealt") {
+      // A redeal: the same hand is dealt again, so its fresh row takes the scores.
+      focusField(fields(row)[0]);
     } else if (lost && state === "saved") {
       focusNext(row);
     } else if (lost) {

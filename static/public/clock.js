@@ -113,7 +113,19 @@
     if (document.visibilityState === "visible") lastAnswer = Math.max(lastAnswer, Date.now() - STALE_MS / 2);
   });
 
+  // The leaderboard's footer: the time of the latest answer, by the server's clock.
+  function stampAsOf() {
+    var when = clockTime(serverNow());
+    document.querySelectorAll("[data-as-of]").forEach(function (el) {
+      var time = el.querySelector("time");
+      if (time) time.textContent = when;
+      el.hidden = false;
+    });
+  }
+  document.addEventListener("htmx:afterSettle", stampAsOf);
+
   function start() {
+    stampAsOf();
     // A poll that hangs (a dropped network rather than a refused one) gives up in time.
     if (window.htmx && !window.htmx.config.timeout) window.htmx.config.timeout = 8000;
     tick();

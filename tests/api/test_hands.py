@@ -76,6 +76,46 @@ def test_a_redeal_then_the_scored_deal(api, alice, playing):
     assert (body["outcome"], body["deals"], body["version"]) == ("scored", 2, 2)
 
 
+def with_penalty_and_doubled():
+    hand = copy.deepcopy(GOOD_HAND)
+    hand["down_and_out"] = True
+    hand["penalties"] = [{"seat": 4, "kind": "overcall", "extra_calls": 1}]
+    return hand
+
+
+def corrected():
+    hand = copy.deepcopy(GOOD_HAND)
+    hand["scores"][0]["points"] = 30
+    return hand
+
+
+@pytest.mark.parametrize(
+    "saves",
+    [
+        [GOOD_HAND],
+        [GOOD_HAND, GOOD_HAND],  # a resend: nothing written, the same answer
+        [GOOD_HAND, corrected()],
+        [GOOD_HAND, with_penalty_and_doubled()],
+        [with_penalty_and_doubled(), GOOD_HAND],  # the penalty goes
+        [{"redeal": True}],
+        [{"redeal": True}, GOOD_HAND],
+        [GOOD_HAND, {"redeal": True}],
+    ],
+    ids=["new", "resend", "correction", "penalty-added", "penalty-removed", "redeal",
+         "redeal-then-scored", "scored-then-redealt"],
+)  # fmt: skip
+def test_a_puts_answer_is_the_hand_as_a_get_reads_it_afterwards(api, alice, playing, saves):
+    """The PUT answers from what the save holds, without reading the hand again: it must
+    be exactly the document (and the ETag) a GET reads from the database."""
+    client = api.as_(alice)
+    for body in saves:
+        answer = client.put(hand_url(hand=4), body, format="json")
+        assert answer.status_code == 200, answer.json()
+        read = api.as_().get(hand_url(hand=4))
+        assert answer.json() == read.json()
+        assert answer["ETag"] == read["ETag"]
+
+
 def test_delete_removes_the_hand(api, alice, playing):
     client = api.as_(alice)
     client.put(hand_url(), GOOD_HAND, format="json")
@@ -169,3 +209,61 @@ def test_unknown_round_table_or_hand_is_404(api, alice, playing):
     assert client.put(hand_url(table=9), GOOD_HAND, format="json").status_code == 404
     assert client.get(hand_url(hand=3)).status_code == 404
     assert client.get(hand_url(slug="nowhere")).status_code == 404
+
+
+def test_a_correction_carries_its_reason_into_the_history(api, alice, playing):
+    client = api.as_(alice)
+    client.put(hand_url(), GOOD_HAND, format="json")
+    changed = copy.deepcopy(GOOD_HAND)
+    changed["scores"][0]["points"] = 30
+    changed["reason"] = "  seat 1 counted   the ace as 1  "
+    response = client.put(hand_url(), changed, format="json", HTTP_IF_MATCH='"1"')
+    assert response.status_code == 200, response.json()
+    assert "reason" not in response.json()  # the hand's document, not the request's
+    hand = Hand.objects.get()
+    record = hand.history.latest()
+    assert (record.version, record.history_user) == (2, alice)
+    assert record.history_change_reason == "seat 1 counted the ace as 1"
+    score = HandScore.history.filter(seat__position=1).latest()
+    assert (score.card_points, score.history_change_reason) == (30, record.history_change_reason)
+
+
+@pytest.mark.parametrize(
+    ("reason", "words"),
+    [("x" * 301, "300 characters (this one has 301)"), (42, "text"), (["why"], "text")],
+    ids=["too long", "a number", "a list"],
+)
+def test_a_bad_reason_is_400_on_reason_and_writes_nothing(api, alice, playing, reason, words):
+    client = api.as_(alice)
+    client.put(hand_url(), GOOD_HAND, format="json")
+    changed = copy.deepcopy(GOOD_HAND)
+    changed["scores"][0]["points"] = 30
+    changed["reason"] = reason
+    response = client.put(hand_url(), changed, format="json", HTTP_IF_MATCH='"1"')
+    assert response.status_code == 400, response.json()
+    assert list(response.json()) == ["reason"]
+    assert words in response.json()["reason"][0]
+    assert Hand.objects.get().version == 1
+    assert HandScore.objects.get(seat__position=1).card_points == 23
+    assert Hand.history.count() == 1
+
+
+def test_the_schema_documents_the_reason_of_a_directors_put(api):
+    schema = api.as_().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    body = schema["components"]["schemas"]["DirectorHandInput"]["properties"]
+    assert body["reason"]["maxLength"] == 300
+    assert "history" in body["reason"]["description"]
+    path = schema["paths"]["/api/v1/events/{slug}/rounds/{number}/tables/{table}/hands/{hand}/"]
+    assert path["put"]["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/DirectorHandInput"
+    }
+
+
+@pytest.mark.parametrize("where", [dict(table=9), dict(round_=7)], ids=["table", "round"])
+def test_a_put_for_a_table_that_does_not_exist_is_404_and_writes_nothing(
+    api, alice, playing, where
+):
+    response = api.as_(alice).put(hand_url(**where), GOOD_HAND, format="json")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "No such table."}
+    assert not Hand.objects.exists()

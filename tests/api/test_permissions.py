@@ -85,12 +85,12 @@ def test_another_director_cannot_change_a_private_event_either(api, alice, bob):
 
 
 def test_creating_events_needs_the_permission(api, alice, root):
-    body = {"slug": "new", "name": "New Open"}
+    body = {"slug": "new-open", "name": "New Open"}
     assert api.as_().post("/api/v1/events/", body, format="json").status_code == 401
     assert api.as_(alice).post("/api/v1/events/", body, format="json").status_code == 403
     response = api.as_(root).post("/api/v1/events/", body, format="json")
     assert response.status_code == 201
-    assert Event.objects.get(slug="new").directors.filter(username="root").exists()
+    assert Event.objects.get(slug="new-open").directors.filter(username="root").exists()
 
 
 def test_players_may_be_added_by_directors_only(api, alice, bob, event):

@@ -144,3 +144,21 @@ def test_reading_a_clock_runs_as_many_queries_for_30_tables_as_for_2(api):
         assert len(body["tables"]) == tables
         counts.append(len(captured))
     assert counts[0] == counts[1] <= 3, counts
+
+
+def test_the_schema_describes_the_clock_and_the_announcements_in_the_contracts_names(api):
+    schema = api.as_().get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    paths, components = schema["paths"], schema["components"]["schemas"]
+    clock = paths["/api/v1/events/{slug}/rounds/{number}/clock/"]
+    assert {"get", "post"} <= set(clock)
+
+    def properties(ref: dict) -> set[str]:
+        return set(components[ref["$ref"].rsplit("/", 1)[1]]["properties"])
+
+    shown = clock["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert {"state", "ends_at", "remaining_s", "tables"} <= properties(shown)
+    sent = clock["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert {"action", "minutes", "table"} <= properties(sent)
+    announcements = "/api/v1/events/{slug}/announcements/"
+    assert {"get", "post"} <= set(paths[announcements])
+    assert "delete" in paths[announcements + "{announcement_id}/"]

@@ -89,13 +89,14 @@ def test_changing_a_rounds_seating_does_not_wait_for_a_rebuild(event):
     assert isinstance(outcome[0], Round)
 
 
-@pytest.mark.parametrize("change", ["close", "withdraw"])
+@pytest.mark.parametrize("change", ["close", "withdraw", "clock"])
 def test_a_change_that_needs_the_event_waits_for_it_before_locking_anything_else(event, change):
     round_ = event.rounds.get()
     entry = event.entries.order_by("pk").first()
     action = {
         "close": lambda: services.close_round(round=round_, force=True),
         "withdraw": lambda: services.withdraw_entry(entry=entry),
+        "clock": lambda: services.clock_action(round=round_, action="start"),
     }[change]
     with rebuild_in_progress(event) as rebuild:
         thread, outcome = in_thread(action)

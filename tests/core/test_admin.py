@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.contrib import admin
 from django.core.management import call_command
@@ -52,7 +54,20 @@ def test_a_table_shows_its_hand_scores_inline(admin_client_with_demo):
     page = response.content.decode()
     assert "hands and hand scores" in page.lower()
     score = hand.scores.first()
-    assert f"{score.seat.position}: {score.card_points} -&gt; {score.score}" in page
+    name = html.escape(score.seat.entry.player.name)
+    assert f"{name} (seat {score.seat.position}): {score.card_points} -&gt; {score.score}" in page
+
+
+def test_the_admin_names_players_not_seat_ids(admin_client_with_demo):
+    hand = Hand.objects.filter(outcome="scored").select_related("went_out__entry__player").first()
+    page = admin_client_with_demo.get(reverse("admin:scoring_hand_changelist")).content.decode()
+    went_out = hand.went_out
+    assert html.escape(f"{went_out.entry.player.name} (seat {went_out.position})") in page
+    page = admin_client_with_demo.get(
+        reverse("admin:scoring_hand_change", args=[hand.pk])
+    ).content.decode()
+    score = hand.scores.select_related("seat__entry__player").first()
+    assert html.escape(score.seat.entry.player.name) in page
 
 
 def test_a_hands_history_is_readable_in_the_admin(admin_client_with_demo):
@@ -174,3 +189,195 @@ def test_the_admins_event_form_carries_the_agreed_settings_and_checks_them(
     ]
     event.refresh_from_db()
     assert event.penalty_per_hand is False
+
+
+# --- The event's settings and the seats go through the services (issue 13, item 5) ------
+
+
+def event_form_data(client, event) -> tuple[str, dict]:
+    """The admin's change page of `event` and its form's data, as a browser posts it."""
+    url = reverse("admin:tournaments_event_change", args=[event.pk])
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data["directors"] = [d.pk for d in event.directors.all()]
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
+    return url, data
+
+
+def standings_now(event) -> dict:
+    from core.services import background, derived
+    from scoring.models import DerivedState, Standing
+
+    event.refresh_from_db()
+    rows = Standing.objects.filter(event=event).order_by("round__number", "entry_id")
+    return {
+        "rows": list(rows.values_list("round__number", "entry_id", "rank", "points")),
+        "version": event.standings_version,
+        "stale": derived.is_dirty(background.STANDINGS, event.pk),
+        "marks": list(DerivedState.objects.values_list("kind", "key", "changes")),
+    }
+
+
+def settings_of(event) -> dict:
+    from tournaments.models import Event
+
+    return Event.objects.filter(pk=event.pk).values().get()
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "message"),
+    [
+        ({"packs": "3"}, "packs", "Hands have been recorded with this setting"),
+        ({"status": "finished"}, None, "Round 2 is published (in play); close it before finishing"),
+    ],
+    ids=["a scoring setting once hands exist", "finishing with a round in play"],
+)
+def test_the_admin_refuses_what_update_event_refuses_and_writes_nothing(
+    closed_round_hand, django_capture_on_commit_callbacks, change, field, message
+):
+    client, hand, _ = closed_round_hand
+    event = hand.table.round.event
+    url, data = event_form_data(client, event)
+    data.update({"table_points": "[9, 5, 2, 0]", "format": "table-points", **change})
+    settings, standings = settings_of(event), standings_now(event)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        response = client.post(url, data)
+    assert response.status_code == 200  # the form again, with the reason
+    errors = response.context["adminform"].form.errors
+    shown = errors[field] if field else errors["__all__"]
+    assert any(message.lower() in e.lower() for e in shown), errors
+    assert settings_of(event) == settings  # neither the refused setting nor the others
+    assert standings_now(event) == standings
+    assert callbacks == []
+
+
+def test_a_ranking_setting_changed_in_the_admin_reranks_as_a_full_rebuild_does(
+    closed_round_hand, django_capture_on_commit_callbacks
+):
+    from core import services
+    from scoring.models import Standing
+
+    client, hand, _ = closed_round_hand
+    event = hand.table.round.event
+    before = standings_now(event)
+    assert event.format != "table-points"
+    url, data = event_form_data(client, event)
+    data.update({"format": "table-points", "table_points": "[9, 5, 2, 0]"})
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(url, data)
+        assert response.status_code == 302, response.context["adminform"].form.errors
+        assert standings_now(event)["stale"]  # marked stale with the change
+    event.refresh_from_db()
+    assert (event.format, event.table_points) == ("table-points", [9, 5, 2, 0])
+    # The rebuild the change queued (run as the job would), then a full one from scratch.
+    services.refresh_standings(event=event, if_stale=True)
+    after = standings_now(event)
+    assert not after["stale"] and after["version"] > before["version"]
+    assert after["rows"] != before["rows"]
+    current = Standing.objects.filter(event=event, round__number=2)
+    rebuilt = list(current.values_list("entry_id", "rank", "points", "table_points"))
+    services.refresh_standings(event=event, full=True)
+    assert list(current.values_list("entry_id", "rank", "points", "table_points")) == rebuilt
+
+
+def test_an_event_added_in_the_admin_is_created_by_the_service(client):
+    from tournaments.models import Event
+
+    root = make_user("root", superuser=True)
+    client.force_login(root)
+    url = reverse("admin:tournaments_event_add")
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
+    data.update(
+        {
+            "slug": "new",  # the address of a director's page: refused as the API does
+            "name": "Admin Open",
+            "starts_on": "2025-06-01",
+            "draw_seed": "42",
+            "check_in": "on",
+            "directors": [root.pk],
+        }
+    )
+    response = client.post(url, data)
+    assert "slug" in response.context["adminform"].form.errors
+    assert not Event.objects.exists()
+    data["slug"] = "admin-open"
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    event = Event.objects.get(slug="admin-open")
+    assert (event.draw_seed, event.check_in) == (42, True)
+    assert list(event.directors.all()) == [root]
+
+
+def test_seats_are_read_only_in_the_admin(closed_round_hand):
+    from tournaments.models import Seat
+
+    client, hand, before = closed_round_hand
+    seat = Seat.objects.filter(table=hand.table).first()
+    other = Seat.objects.exclude(entry=seat.entry).filter(round=seat.round).first()
+    posts = [
+        (
+            reverse("admin:tournaments_seat_change", args=[seat.pk]),
+            {"entry": other.entry_id, "table": seat.table_id, "round": seat.round_id},
+        ),
+        (reverse("admin:tournaments_seat_delete", args=[seat.pk]), {"post": "yes"}),
+        (reverse("admin:tournaments_seat_add"), {"entry": other.entry_id, "position": 9}),
+    ]
+    for url, data in posts:
+        assert client.post(url, data).status_code == 403, url
+    page = client.get(
+        reverse("admin:tournaments_table_change", args=[hand.table_id])
+    ).content.decode()
+    assert 'name="seats-0-entry"' not in page and "seats-0-DELETE" not in page
+    page = client.get(reverse("admin:tournaments_seat_change", args=[seat.pk])).content.decode()
+    assert "swap, move" in page and 'name="_save"' not in page
+    seat.refresh_from_db()
+    assert seat.entry_id != other.entry_id
+    assert state_of(hand) == before
+
+
+def test_entries_rounds_and_tables_are_read_only_in_the_admin(closed_round_hand):
+    """Who played a recorded set, a round's seating and a table's lock change only
+    through the services (the director's pages, the API): the admin refuses, 403, and
+    nothing changes."""
+    from tournaments.models import Entry, Player, Round, Table
+
+    client, hand, before = closed_round_hand
+    table = hand.table
+    round_ = table.round
+    entry = hand.scores.first().seat.entry
+    stranger = Player.objects.create(name="Nobody Played")
+    posts = [
+        (reverse("admin:tournaments_entry_change", args=[entry.pk]), {"player": stranger.pk}),
+        (reverse("admin:tournaments_entry_add"), {"event": round_.event_id, "player": stranger.pk}),
+        (reverse("admin:tournaments_entry_delete", args=[entry.pk]), {"post": "yes"}),
+        (reverse("admin:tournaments_round_add"), {"event": round_.event_id, "number": 9}),
+        (reverse("admin:tournaments_round_change", args=[round_.pk]), {"seed": 99}),
+        (reverse("admin:tournaments_table_change", args=[table.pk]), {"locked": "on"}),
+        (reverse("admin:tournaments_table_delete", args=[table.pk]), {"post": "yes"}),
+    ]
+    for url, data in posts:
+        assert client.post(url, data).status_code == 403, url
+    entry.refresh_from_db()
+    table.refresh_from_db()
+    assert entry.player_id != stranger.pk and not table.locked
+    assert not Entry.objects.filter(player=stranger).exists()
+    assert not Round.objects.filter(event=round_.event, number=9).exists()
+    assert Table.objects.filter(pk=table.pk).exists()
+    assert state_of(hand) == before
+
+
+def test_an_events_history_shows_in_the_admin(closed_round_hand):
+    from core import services
+
+    client, hand, _ = closed_round_hand
+    event = hand.table.round.event
+    services.set_day_options(event=event, check_in=True)
+    page = client.get(reverse("admin:tournaments_event_history", args=[event.pk]))
+    assert page.status_code == 200
+    html_ = page.content.decode()
+    records = list(event.history.all())
+    assert len(records) >= 2 and records[0].check_in  # the latest: check-in turned on
+    for record in records:
+        assert f"/history/{record.history_id}/" in html_

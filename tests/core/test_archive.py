@@ -161,6 +161,9 @@ def test_an_existing_slug_is_refused_unless_renamed(event):
     assert row_counts() == before
     with pytest.raises(archive.ArchiveError, match="not a valid event slug"):
         archive_import.import_event(raw=text, rename="no spaces please")
+    with pytest.raises(archive.ArchiveError, match="address of a director's page"):
+        archive_import.import_event(raw=text, rename="new")
+    assert row_counts() == before
 
 
 def resigned(document: dict) -> str:
@@ -206,7 +209,7 @@ def edits():
         ("not json", lambda doc: "hello", "cannot be read as JSON"),
         ("binary", lambda doc: b"\xff\xfe\x00", "cannot be read as JSON"),
         ("another format", set_(["format"], "django-fixture"), "not a Kalooki event archive"),
-        ("a newer version", set_(["version"], 3), "newer version.*version 3"),
+        ("a newer version", set_(["version"], 4), "newer version.*version 4"),
         ("no version", set_(["version"], "1"), "no format version"),
         ("an edited score", set_(["payload", "hand_scores", 0, "score"], 1), "corrupted"),
         ("no checksum", set_(["checksum"], None), "no checksum"),
@@ -265,13 +268,13 @@ def test_the_archive_covers_every_field_of_every_model():
             history = {f.name for f in section.history_model._meta.concrete_fields}
             assert history == fields | set(archive.HISTORY_FIELDS) | {"history_id"}, section.name
     event_fields = {f.name for f in Event._meta.concrete_fields}
-    assert event_fields == set(archive.EVENT_FIELDS) | {"id"}
+    assert event_fields == set(archive.EVENT_FIELDS) | set(archive.EVENT_LINKS) | {"id"}
     assert [f.name for f in Event._meta.many_to_many] == ["directors"]
 
 
 def test_the_checksum_is_of_the_payload_in_canonical_json(event):
     document = archive_export.export_event(event)
-    assert document["format"] == "kalooki-event" and document["version"] == 2
+    assert document["format"] == "kalooki-event" and document["version"] == 3
     reordered = json.loads(json.dumps(document["payload"], sort_keys=False, indent=3))
     assert archive.checksum(reordered) == document["checksum"]
     assert len(document["checksum"]) == 64

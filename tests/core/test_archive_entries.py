@@ -53,7 +53,7 @@ def test_codes_and_entries_survive_the_move():
     assert len(before["history"]) == 7 and len(before["codes"]) == 8
 
     document = archive_export.export_event(w.event)
-    assert document["version"] == archive.VERSION == 2
+    assert document["version"] == archive.VERSION >= 2
     assert document["payload"]["event"]["table_entry"] == "players"
     forget(w.event)
     assert not PlayerCode.objects.exists() and not Proposal.history.exists()

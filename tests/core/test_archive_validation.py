@@ -15,7 +15,7 @@ from core.archive import export as archive_export
 from core.archive import importer as archive_import
 from tests.core.test_archive import forget, resigned, row_counts
 from tests.fixtures import played_event
-from tournaments.models import Event
+from tournaments.models import Event, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -95,6 +95,49 @@ def edit_policy(doc):
     rows(doc, "rounds")[0]["policy"] = "bribery"
 
 
+def table_row(doc: dict, round_number: int, number: int) -> dict:
+    round_id = next(r["id"] for r in rows(doc, "rounds") if r["number"] == round_number)
+    return next(t for t in rows(doc, "tables") if t["round"] == round_id and t["number"] == number)
+
+
+def round_row(doc: dict, number: int) -> dict:
+    return next(r for r in rows(doc, "rounds") if r["number"] == number)
+
+
+def edit_table_end(round_number: int, table: int, hand: int):
+    def change(doc):
+        table_row(doc, round_number, table)["closed_after_hand"] = hand
+
+    return change
+
+
+def leave_below_three(doc):
+    """Round 2's table 1 (5 seats, one withdrawn): two more leave after hand 2, so only
+    two are left for hand 3, yet the table is not closed."""
+    table = table_row(doc, 2, 1)["id"]
+    for seat in rows(doc, "seats"):
+        if seat["table"] == table and seat["position"] in (3, 4):
+            seat["left_after_hand"] = 2
+
+
+def edit_forced_close(number: int):
+    def change(doc):
+        round_row(doc, number)["forced_close"] = True
+
+    return change
+
+
+def drop_last_hand(doc):
+    """Round 1's table 2 loses its last hand: the closed round has a hand missing, but
+    is not marked closed with force."""
+    table = table_row(doc, 1, 2)["id"]
+    last = max(h["number"] for h in rows(doc, "hands") if h["table"] == table)
+    gone = {h["id"] for h in rows(doc, "hands") if h["table"] == table and h["number"] == last}
+    doc["payload"]["hands"] = [h for h in rows(doc, "hands") if h["id"] not in gone]
+    for section in ("hand_scores", "penalties"):
+        doc["payload"][section] = [r for r in rows(doc, section) if r["hand"] not in gone]
+
+
 CASES = [
     ("table points not numbers", edit_settings(table_points="abc"), "table_points"),
     ("an unknown tiebreak", edit_settings(tiebreaks=["bogus"]), "tiebreaks"),
@@ -106,6 +149,46 @@ CASES = [
     ("a contract not the ruleset's", edit_contract, "three threes"),
     ("tables of two", edit_table_size, "3 to 6 players"),
     ("an unknown seating policy", edit_policy, "not a seating policy"),
+    (
+        "a fully played table closed after hand 1",
+        edit_table_end(1, 1, 1),
+        "round 1, table 1: it is closed after hand 1, but at least three of its players",
+    ),
+    (
+        "a table closed after hand 99",
+        edit_table_end(1, 2, 99),
+        "round 1, table 2: it is closed after hand 99",
+    ),
+    (
+        "a table that lost one player of five closed early",
+        edit_table_end(2, 1, 2),
+        "round 2, table 1: it is closed after hand 2, but at least three",
+    ),
+    (
+        "a table left with two players not closed",
+        leave_below_three,
+        "round 2, table 1: fewer than three of its players are left after hand 2",
+    ),
+    (
+        "a complete round closed with force",
+        edit_forced_close(1),
+        "round 1: it is marked closed with force, but no hand is missing",
+    ),
+    (
+        "a round in play marked closed with force",
+        edit_forced_close(2),
+        "round 2: it is published, but marked closed with force",
+    ),
+    (
+        "a round closed with a hand missing, not forced",
+        drop_last_hand,
+        r"round 1: it is closed with hands missing \(table 2 has 8 of 9 hands\)",
+    ),
+    (
+        "a finished event with a round in play",
+        edit_settings(status="finished"),
+        "the event is finished: round: Round 2 is published",
+    ),
 ]
 
 
@@ -123,6 +206,21 @@ def test_an_archive_the_services_would_refuse_is_refused_whole(document, name, e
 def test_the_untouched_archive_imports(document):
     archive_import.import_event(raw=resigned(document))
     assert Event.objects.filter(slug="kingston").exists()
+
+
+def test_a_table_closed_where_its_leave_points_end_it_imports(document):
+    leave_below_three(document)
+    edit_table_end(2, 1, 2)(document)
+    archive_import.import_event(raw=resigned(document))
+    table = Table.objects.get(round__event__slug="kingston", round__number=2, number=1)
+    assert table.closed_after_hand == 2
+
+
+def test_a_round_forced_closed_with_a_hand_missing_imports(document):
+    drop_last_hand(document)
+    edit_forced_close(1)(document)
+    archive_import.import_event(raw=resigned(document))
+    assert Event.objects.get(slug="kingston").rounds.get(number=1).forced_close
 
 
 HOSTILE = [

@@ -43,6 +43,17 @@ def test_create_event_refuses_bad_settings_naming_the_field(data, field, words):
     assert not Event.objects.exists()
 
 
+@pytest.mark.parametrize("slug", ["new", "site", "archive"])
+def test_a_slug_that_is_a_directors_page_address_is_refused(slug):
+    with pytest.raises(InvalidInput) as refused:
+        services.create_event(data={"slug": slug, "name": "X"})
+    assert "director's pages" in " ".join(refused.value.errors["slug"])
+    event = services.create_event(data={"slug": "open", "name": "Open"})
+    with pytest.raises(InvalidInput):
+        services.update_event(event=event, data={"slug": slug})
+    assert list(Event.objects.values_list("slug", flat=True)) == ["open"]
+
+
 def test_a_duplicate_slug_is_refused():
     services.create_event(data={"slug": "open", "name": "Open"})
     with pytest.raises(InvalidInput) as refused:

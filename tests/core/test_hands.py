@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from django.http import Http404
 
 from core import services
 from core.errors import InvalidInput, StaleVersion, StateConflict
@@ -214,3 +215,26 @@ def test_an_event_with_a_custom_director_penalty_charges_it():
     entry = plain_hand(penalties=(PenaltyEntry(seat=1, kind="false_laydown"),))
     hand = services.record_hand(table=table, number=1, entry=entry).hand
     assert scores_of(hand)[1] == 23 + 250
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["table", "by-numbers"])
+def test_a_table_left_with_no_seat_refuses_a_hand_and_writes_nothing(table, named):
+    """The save reads the table under its lock together with its seats; a table with
+    none (every player moved away) is still found, locked and refused in words."""
+    table.seats.all().delete()
+    target = (
+        services.TableAt(event=table.round.event, round_number=table.round.number, number=1)
+        if named
+        else table
+    )
+    with pytest.raises(StateConflict) as refused:
+        services.record_hand(table=target, number=1, entry=plain_hand())
+    assert "only 0 players are left" in refused.value.errors["number"][0]
+    assert not Hand.objects.exists()
+
+
+def test_a_table_named_by_numbers_that_does_not_exist_is_404(table):
+    missing = services.TableAt(event=table.round.event, round_number=1, number=9)
+    with pytest.raises(Http404):
+        services.record_hand(table=missing, number=1, entry=plain_hand())
+    assert not Hand.objects.exists()

@@ -317,6 +317,25 @@ def test_a_director_recording_a_waiting_hand_overrules_it(w, codes):
     assert "already recorded" in refused.value.errors["hand"][0]
 
 
+def test_when_the_directors_take_entry_over_the_open_entries_are_overruled(w, codes):
+    propose(w, codes, seat=1)  # hand 1: waiting for confirmation
+    propose(w, codes, seat=2, number=2)
+    dispute(w, codes, seat=3, number=2)  # hand 2: disputed
+    services.update_event(
+        event=w.event, data={"table_entry": Event.TableEntry.DIRECTORS}, by=w.alice
+    )
+    assert set(Proposal.objects.values_list("state", flat=True)) == {"overruled"}
+    for proposal in Proposal.objects.all():
+        assert reasons(proposal)[-1] == "overruled: the directors enter the hands now"
+        assert proposal.history.latest().history_user == w.alice
+    # Nothing is left open for a director's entry to overrule, nor for a player to confirm.
+    services.record_hand(table=w.table, number=1, entry=hand(4, 4), by=w.alice)
+    assert hand_at(w.table, 1).went_out == 4
+    services.update_event(event=w.event, data={"table_entry": Event.TableEntry.PLAYERS})
+    with pytest.raises(Missing):
+        confirm(w, codes, seat=4, number=2)
+
+
 # --- codes --------------------------------------------------------------------------------
 
 

@@ -128,3 +128,54 @@ def test_a_locked_table_can_be_unlocked_to_correct_a_hand(w):
     assert lock["Location"] == w.sheet_url()
     w.table.refresh_from_db()
     assert w.table.locked
+
+
+def reasons(html: bytes) -> list[str]:
+    """Each history entry's reason, newest first ("" for none)."""
+    return [
+        match.group(1)
+        if (match := re.search(r'<p class="history-reason">Reason: <q>(.*?)</q>', b))
+        else ""
+        for b in html.decode().split('<p class="history-head">')[1:]
+    ]
+
+
+def test_a_correction_on_the_sheet_carries_a_reason_into_the_history(w):
+    alice = signed_in(w.alice)
+    # A new hand's row has no reason box (the tab order of entering hands is kept).
+    page = Page(alice.get(w.sheet_url()).content)
+    assert (("hand-1-form", "reason")) not in page.fields
+    alice.post(w.hand_url(1), row(**GOOD), **HTMX)
+    page = Page(alice.get(w.sheet_url()).content)
+    box = page.field(1, "reason")["attrs"]
+    assert (box["maxlength"], box["value"]) == ("300", "")
+    assert box["aria-label"].startswith("Hand 1, reason for the change")
+    assert ("hand-2-form", "reason") not in page.fields
+    fix = row(**dict(GOOD, seat1=32), version=1, reason="  seat 1's 3 was   read as 2 ")
+    response = alice.post(w.hand_url(1), fix, **HTMX)
+    assert response.status_code == 200
+    assert Page(response.content).value(1, "reason") == ""  # saved: the box is empty again
+    record = Hand.objects.get(table=w.table, number=1).history.latest()
+    assert (record.version, record.history_change_reason) == (2, "seat 1's 3 was read as 2")
+    html = alice.get(w.hand_url(1, rest="history/")).content
+    assert heads(html)[0].startswith("Corrected · version 2 · by alice")
+    assert reasons(html) == ["seat 1&#x27;s 3 was read as 2", ""]
+    assert changes(html)[0] == [("Seat 1", "23", "32")]
+
+
+def test_a_reason_too_long_is_refused_in_the_row_and_nothing_is_saved(w):
+    alice = signed_in(w.alice)
+    alice.post(w.hand_url(1), row(**GOOD), **HTMX)
+    long = "x" * 301
+    response = alice.post(
+        w.hand_url(1), row(**dict(GOOD, seat1=32), version=1, reason=long), **HTMX
+    )
+    assert response.status_code == 400
+    page = Page(response.content)
+    assert page.problems(1) == [
+        "Keep the reason for the change to 300 characters (this one has 301)."
+    ]
+    assert page.field(1, "reason")["attrs"]["aria-invalid"] == "true"
+    assert (page.value(1, "reason"), page.value(1, "seat1")) == (long, "32")  # nothing lost
+    hand = Hand.objects.get(table=w.table, number=1)
+    assert hand.version == 1 and hand.history.count() == 1

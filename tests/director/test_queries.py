@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from core import services
 from game import rules
@@ -29,8 +30,8 @@ def fill(table, hands: int) -> None:
         )
 
 
-def counts(tables: int, filled: int, tag: str) -> tuple[int, int, int]:
-    w = make_world(table_sizes=(4,) * tables, tag=tag)
+def counts(tables: int, filled: int, tag: str) -> tuple[int, int, int, int]:
+    w = make_world(table_sizes=(4,) * tables, tag=tag, table_entry="players")
     for table in w.round.tables.all():
         fill(table, filled)
     client = signed_in(w.alice)
@@ -42,7 +43,10 @@ def counts(tables: int, filled: int, tag: str) -> tuple[int, int, int]:
         assert client.post(w.hand_url(1), data, **HTMX).status_code == 200
     with CaptureQueriesContext(connection) as dashboard:
         assert client.get(w.url()).status_code == 200
-    return len(sheet), len(save), len(dashboard)
+    panel = reverse("director:round-entries", args=[w.event.slug, w.round.number])
+    with CaptureQueriesContext(connection) as entries:  # the players' entries, polled
+        assert client.get(panel).status_code == 200
+    return len(sheet), len(save), len(dashboard), len(entries)
 
 
 def test_query_counts_do_not_grow_with_the_event():

@@ -29,7 +29,8 @@ def refused(client, w, status=400, hand=1, **fields):
             "Seat 3 shows 0 points, but seat 2 went out.",
         ),
         (
-            dict(GOOD, went_out=""),
+            # Two seats at 0 and no one chosen (with one, it is taken as who went out).
+            dict(GOOD, went_out="", seat3=0),
             "Choose who went out (or tick Redeal if the stock ran out twice).",
         ),
         (
@@ -179,3 +180,28 @@ def test_a_version_that_is_not_a_number_is_a_bad_request(w, director):
     data["version"] = "two"
     assert director.post(w.hand_url(1), data, **HTMX).status_code == 400
     assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize("out_box", ["", "0", "-"])
+def test_the_one_seat_left_empty_or_at_0_is_taken_as_who_went_out(w, director, out_box):
+    fields = dict(GOOD, went_out="", seat2=out_box)
+    response = director.post(w.hand_url(1), row(**fields), **HTMX)
+    assert response.status_code == 200
+    hand = Hand.objects.get(table=w.table, number=1)
+    assert hand.went_out.position == 2
+    assert dict(hand.scores.values_list("seat__position", "score"))[1] == 23
+
+
+def test_a_redeal_keeps_the_row_open_for_the_new_deal(w, director):
+    response = director.post(w.hand_url(1), row(redeal="on"), **HTMX)
+    assert response.status_code == 200
+    page = Page(response.content)
+    assert page.attrs("hand-1")["data-state"] == "redealt"
+    body = response.content.decode()
+    assert "Redeal recorded: enter the new deal's scores" in body
+    assert ">Saved<" not in body
+    assert "Hand 1 redealt: enter the new deal" in body
+    # The new deal's scores are then recorded as the hand.
+    response = director.post(w.hand_url(1), row(**GOOD, version="1"), **HTMX)
+    assert Page(response.content).attrs("hand-1")["data-state"] == "saved"
+    assert Hand.objects.filter(table=w.table, number=1).count() == 2

@@ -28,6 +28,7 @@ from core.services import background, derived
 from game.rules import HandEntry, SeatEntry
 from scoring.models import Hand, Standing
 from tests.fixtures import make_alice, make_event, make_round
+from tests.integration.test_celery_worker import holding_event_lock
 from tests.processes import Gunicorn, RedisServer, Worker, wait_until
 from tournaments.models import Event
 
@@ -171,16 +172,19 @@ def cache_keys(redis: RedisServer) -> int:
 
 
 def test_a_worker_killed_right_after_a_save_leaves_the_standings_right_soon_after(event):
-    """The killed worker held the task unacknowledged; it comes back only after the
-    visibility timeout (60 s here, as in production). The database says the standings
-    are stale, so the periodic catch-up has them rebuilt well before that."""
+    """The killed worker held the task unacknowledged (its rebuild, queued at once,
+    waiting for the event's row lock as behind a long rebuild); it comes back only
+    after the visibility timeout (60 s here, as in production). The database says the
+    standings are stale, so the periodic catch-up has them rebuilt well before that."""
     table = event.rounds.get().tables.get()
     entry = HandEntry(went_out=1, scores=(SeatEntry(2, 30), SeatEntry(3, 7), SeatEntry(4, 9)))
     first = Worker("doomed", beat=True)
     try:
-        services.record_hand(table=table, number=1, entry=entry)
-        first.wait_for("core.refresh_standings[", 10)
-        first.kill()
+        with holding_event_lock(event):
+            services.record_hand(table=table, number=1, entry=entry)
+            first.wait_for("core.refresh_standings[", 10)
+            time.sleep(1)  # ...and is waiting for the lock
+            first.kill()
     finally:
         first.stop()
     assert not Standing.objects.filter(event=event).exists()

@@ -7,7 +7,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from core.demo import DemoOptions, generate_demo_event
-from core.services import refresh_standings
+from core.services import refresh_ratings, refresh_standings
 from tournaments.models import Event
 
 
@@ -46,6 +46,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--replace", action="store_true", help="Delete an event with the same slug first."
         )
+        parser.add_argument("--venue", default="Kingston, Jamaica", help="Where it is played.")
         parser.add_argument(
             "--if-missing",
             action="store_true",
@@ -83,12 +84,14 @@ class Command(BaseCommand):
                     seated=opts["seated"],
                     planned=opts["planned"],
                     table_entry=opts["table_entry"],
+                    venue=opts["venue"],
                 )
             )
         except ValueError as error:
             raise CommandError(str(error)) from error
         for number in range(1, opts["rounds"] + 1):  # each round's standings, as it ended
             refresh_standings(event=event, round_number=number)
+        refresh_ratings()  # its closed rounds rated, after those of any earlier demo event
         took = time.perf_counter() - started
         self.stdout.write(
             f"Created {event.name!r} ({event.slug}): {opts['players']} players, "

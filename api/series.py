@@ -1,0 +1,226 @@
+"""REST API v1: series (circuits of events) and house rulesets (API.md, "Series").
+Thin: parse, call one service or selector, render."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from django.http import Http404
+from drf_spectacular.utils import extend_schema
+from rest_framework import exceptions, generics, status
+from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api.series_serializers import (
+    AddLegSerializer,
+    FinalCreatedSerializer,
+    FinalSerializer,
+    HouseRulesetSerializer,
+    LegSerializer,
+    SeriesSerializer,
+    SeriesStandingsSerializer,
+)
+from api.support import require_login
+from core import selectors, services
+from core.selectors import series as reads
+from core.services import rulesets as house
+from tournaments.models import Event, HouseRuleset, Series
+
+
+class CanCreateSeriesOrReadOnly(BasePermission):
+    message = "You may not create a series."
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in SAFE_METHODS or reads.can_create_series(request.user)
+
+
+class SeriesList(generics.ListCreateAPIView):
+    serializer_class = SeriesSerializer
+    permission_classes = [CanCreateSeriesOrReadOnly]
+
+    def get_queryset(self):
+        return (
+            reads.visible_series(self.request.user).prefetch_related("legs").select_related("final")
+        )
+
+    def perform_create(self, serializer):
+        serializer.instance = services.create_series(
+            data=serializer.validated_data, by=self.request.user
+        )
+
+
+class SeriesScoped:
+    """For views under /series/{slug}/: the series among those the user may see, and
+    the organiser check for writes, made before the body is read."""
+
+    kwargs: dict
+    request: object
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if request.method not in SAFE_METHODS:
+            self.require_organiser()
+
+    @cached_property
+    def series(self) -> Series:
+        try:
+            return reads.series_for(self.request.user, self.kwargs["slug"])
+        except Http404 as missing:
+            raise exceptions.NotFound("No such series.") from missing
+
+    def require_organiser(self) -> None:
+        require_login(self.request)
+        if not reads.can_organise(self.request.user, self.series):
+            raise exceptions.PermissionDenied("Only an organiser of this series may change it.")
+
+    def directed(self, slug: str) -> Event:
+        """An event the writer directs (a leg or the final must be theirs to bring in)."""
+        try:
+            event = selectors.event_for(self.request.user, slug)
+        except Http404 as missing:
+            raise exceptions.ValidationError({"event": ["No such event."]}) from missing
+        if not selectors.can_direct(self.request.user, event):
+            raise exceptions.PermissionDenied("Only a director of that event may add it.")
+        return event
+
+
+class SeriesDetail(SeriesScoped, generics.RetrieveUpdateAPIView):
+    serializer_class = SeriesSerializer
+    permission_classes = [AllowAny]
+    http_method_names = ["get", "patch", "head", "options"]
+
+    def get_object(self):
+        return self.series
+
+    def perform_update(self, serializer):
+        serializer.instance = services.update_series(
+            series=self.series, data=serializer.validated_data, by=self.request.user
+        )
+
+
+class SeriesLegs(SeriesScoped, APIView):
+    permission_classes = [AllowAny]
+
+    def legs(self) -> list:
+        legs = reads.legs_of(self.series)
+        scored = reads.final_rounds(legs)
+        for leg in legs:
+            leg.scored = leg.pk in scored
+        return LegSerializer(legs, many=True).data
+
+    @extend_schema(responses=LegSerializer(many=True))
+    def get(self, request, slug: str):
+        return Response(self.legs())
+
+    @extend_schema(request=AddLegSerializer, responses={201: LegSerializer(many=True)})
+    def post(self, request, slug: str):
+        body = AddLegSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        event = self.directed(body.validated_data["event"])
+        services.add_leg(series=self.series, event=event, by=request.user)
+        return Response(self.legs(), status=status.HTTP_201_CREATED)
+
+
+class SeriesLegDetail(SeriesScoped, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request, slug: str, event: str):
+        leg = self.series.legs.filter(slug=event).first()
+        if leg is None:
+            raise exceptions.NotFound("No such leg in this series.")
+        services.remove_leg(series=self.series, event=leg, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+def standings_document(series: Series) -> dict:
+    rows = reads.series_standings(series)
+    return {
+        "version": series.standings_version,
+        "standings": [
+            {
+                "rank": r.rank,
+                "player": {"id": r.player_id, "name": r.player.name},
+                "points": r.points,
+                "events_played": r.events_played,
+                "best_place": r.best_place,
+                "results": r.results,
+                "qualified": r.qualified,
+                "prize": None
+                if r.prize is None
+                else {
+                    "amount": r.prize.amount,
+                    "item": r.prize.item,
+                    "shared_with": list(r.prize.shared_with),
+                },
+            }
+            for r in rows
+        ],
+    }
+
+
+class SeriesStandingsView(SeriesScoped, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=SeriesStandingsSerializer)
+    def get(self, request, slug: str):
+        return Response(SeriesStandingsSerializer(standings_document(self.series)).data)
+
+
+class SeriesFinal(SeriesScoped, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=FinalSerializer, responses=FinalCreatedSerializer)
+    def post(self, request, slug: str):
+        body = FinalSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        event = self.directed(body.validated_data["event"])
+        seed_by = body.validated_data["seed_by"]
+        entries = services.create_final(
+            series=self.series, event=event, by=request.user, seed_by=seed_by
+        )
+        return Response({"event": event.slug, "entries": entries, "seed_by": seed_by})
+
+
+# --- House rulesets ---------------------------------------------------------------------
+
+
+class CanDefineRulesetsOrReadOnly(BasePermission):
+    message = "Only directors may define rulesets."
+
+    def has_permission(self, request, view) -> bool:
+        return request.method in SAFE_METHODS or selectors.can_create_events(request.user)
+
+
+class HouseRulesetList(generics.ListCreateAPIView):
+    serializer_class = HouseRulesetSerializer
+    permission_classes = [CanDefineRulesetsOrReadOnly]
+    queryset = HouseRuleset.objects.order_by("name", "id")
+
+    def perform_create(self, serializer):
+        serializer.instance = house.create_house_ruleset(
+            data=serializer.validated_data, by=self.request.user
+        )
+
+
+class HouseRulesetDetail(generics.RetrieveUpdateAPIView):
+    serializer_class = HouseRulesetSerializer
+    permission_classes = [AllowAny]
+    http_method_names = ["get", "patch", "head", "options"]
+    lookup_field = "slug"
+    queryset = HouseRuleset.objects.all()
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if request.method not in SAFE_METHODS:
+            require_login(request)
+            ruleset = self.get_object()
+            user = request.user
+            if not (user.is_superuser or ruleset.owners.filter(pk=user.pk).exists()):
+                raise exceptions.PermissionDenied("Only who defined this ruleset may change it.")
+
+    def perform_update(self, serializer):
+        serializer.instance = house.update_house_ruleset(
+            ruleset=self.get_object(), data=serializer.validated_data, by=self.request.user
+        )

@@ -1,0 +1,217 @@
+"""Players, events (saved through the event services), entries, rounds, tables,
+seats, round clocks and announcements (read-only: they change through the services)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+from simple_history.admin import SimpleHistoryAdmin
+
+from core import services
+from core.admin.common import SEATING_CHANGES, ReadOnly, sheet_link, take_saved
+from core.admin.scores import HandsUnderTableInline
+from core.errors import ServiceError
+from core.services import EVENT_FIELDS
+from core.services.events import EXTRA_FIELDS, check_settings, with_house_rules
+from tournaments.models import (
+    Announcement,
+    Entry,
+    Event,
+    Player,
+    Round,
+    RoundClock,
+    Seat,
+    Table,
+)
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "country", "rating"]
+    search_fields = ["name", "club"]
+    list_filter = ["country"]
+
+
+class EventForm(forms.ModelForm):
+    """The event's settings, checked by the same rules as the API's (the deck against
+    the deal, Trinidad doubling, settings frozen once hands exist, finishing), and
+    saved through the same services (`EventAdmin.save_model`)."""
+
+    class Meta:
+        model = Event
+        fields = [
+            *EVENT_FIELDS,
+            *EXTRA_FIELDS,
+            "draw_seed",
+            "directors",
+            "check_in",
+            "club_avoidance",
+        ]
+
+    def settings(self) -> dict:
+        """The event's settings as the services take them: every one for a new event,
+        the ones changed for an event that exists."""
+        names = (*EVENT_FIELDS, *EXTRA_FIELDS)
+        cleaned = self.cleaned_data
+        if self.instance.pk:
+            names = [name for name in names if name in self.changed_data]
+        return {name: cleaned[name] for name in names if name in cleaned}
+
+    def clean(self):
+        cleaned = super().clean()
+        settings = self.settings()
+        try:
+            if self.instance.pk:
+                services.check_update(Event.objects.get(pk=self.instance.pk), settings)
+            else:  # as `create_event` checks it
+                check_settings(settings)
+                services.check_event(Event(**with_house_rules(settings)))
+        except ServiceError as error:
+            for name, messages in error.errors.items():
+                self.add_error(name if name in self.fields else None, messages)
+        return cleaned
+
+
+@admin.register(Event)
+class EventAdmin(SimpleHistoryAdmin):
+    """Saved through `create_event` / `update_event`, as the API saves it: the same
+    refusals (shown on the form; nothing is written), the same history, and the
+    standings rebuilt when a setting they rank by changes."""
+
+    form = EventForm
+    list_display = ["name", "slug", "starts_on", "ruleset", "format", "status", "public"]
+    list_filter = ["status", "ruleset", "format", "public", "table_entry"]
+    search_fields = ["name", "slug", "venue"]
+    prepopulated_fields = {"slug": ["name"]}
+    filter_horizontal = ["directors"]
+    readonly_fields = ["standings_version", "screen_version", "created_at", "updated_at"]
+    date_hierarchy = "starts_on"
+
+    def save_model(self, request, obj, form, change):
+        by = request.user
+        settings = form.settings()
+        if not change:
+            event = services.create_event(data=settings, by=by)
+        elif settings:
+            event = services.update_event(event=obj, data=settings, by=by)
+        else:
+            event = Event.objects.get(pk=obj.pk)
+        cleaned = form.cleaned_data
+        event = services.set_day_options(
+            event=event,
+            check_in=cleaned.get("check_in"),
+            club_avoidance=cleaned.get("club_avoidance"),
+            by=by,
+        )
+        rerank = "status" in settings  # finished or not: what "final" says
+        if "draw_seed" in cleaned and cleaned["draw_seed"] != event.draw_seed:
+            event.draw_seed = cleaned["draw_seed"]  # the draw tiebreak's seed: ranks anew
+            services.with_history_user(event, by).save(update_fields=["draw_seed", "updated_at"])
+            rerank = True
+        if change and rerank:
+            services.queue_standings_refresh(event)
+        take_saved(obj, Event.objects.get(pk=event.pk))  # the form saves the directors on it
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnly, SimpleHistoryAdmin):
+    list_display = ["player", "event", "status", "seed_number", "registered_at"]
+    list_filter = ["event", "status"]
+    search_fields = ["player__name", "event__name"]
+    raw_id_fields = ["player"]
+    # Registering, a seed, withdrawing (with a leave point) and registering again go
+    # through the services: who played a recorded set never changes here.
+    list_select_related = ["player", "event"]
+
+
+class TableInline(ReadOnly, admin.TabularInline):
+    model = Table
+    extra = 0
+    fields = ["number", "locked", "closed_after_hand"]
+    readonly_fields = fields
+    show_change_link = True
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnly, SimpleHistoryAdmin):
+    list_display = ["event", "number", "status", "policy", "seed", "forced_close"]
+    list_filter = ["event", "status"]
+    search_fields = ["event__name"]
+    inlines = [TableInline]
+    # Starting, seating, publishing, closing (or forcing) and reopening go through the
+    # services (the dashboard, the API); here they are only seen, with their history.
+    readonly_fields = ["status", "forced_close", "quality", "published_at", "closed_at"]
+    history_list_display = ["status", "forced_close"]
+
+
+class SeatInline(ReadOnly, admin.TabularInline):
+    """A table's seats, read-only: seating changes through the director's swap, move
+    and substitute (`core.services`), which check the hands recorded and rebuild the
+    standings."""
+
+    model = Seat
+    extra = 0
+    fields = ["position", "entry", "first_dealer", "left_after_hand"]
+    readonly_fields = fields
+
+
+@admin.register(Table)
+class TableAdmin(ReadOnly, SimpleHistoryAdmin):
+    list_display = ["__str__", "round", "number", "locked"]
+    list_filter = ["round__event", "round__number", "locked"]
+    search_fields = ["round__event__name", "seats__entry__player__name"]
+    list_select_related = ["round__event"]
+    readonly_fields = ["closed_after_hand", "sheet"]
+
+    # Hand scores appear under their table, beside the seats.
+    inlines = [SeatInline, HandsUnderTableInline]
+
+    @admin.display(description="sheet")
+    def sheet(self, table: Table) -> str:
+        return sheet_link(table)
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnly, SimpleHistoryAdmin):
+    """Read-only: who sits where changes through the director's swap, move and
+    substitute (`core.services.seating`, `substitute_entry`), a leave point through
+    withdrawing (`set_leave_point`); they check the hands recorded, keep the history and
+    rebuild the standings."""
+
+    list_display = ["__str__", "player_name", "position", "first_dealer"]
+    list_filter = ["round__event", "round__number"]
+    search_fields = ["entry__player__name"]
+    fields = [
+        "where_to_change",
+        "table",
+        "round",
+        "entry",
+        "position",
+        "first_dealer",
+        "left_after_hand",
+    ]
+    readonly_fields = fields
+    list_select_related = ["table__round__event", "entry__player"]
+
+    @admin.display(description="player", ordering="entry__player__name")
+    def player_name(self, seat: Seat) -> str:
+        return seat.entry.player.name
+
+    @admin.display(description="changes")
+    def where_to_change(self, seat: Seat) -> str:
+        return SEATING_CHANGES
+
+
+@admin.register(RoundClock)
+class RoundClockAdmin(ReadOnly, SimpleHistoryAdmin):
+    list_display = ["round", "minutes", "ends_at", "paused_at", "table_extra_s", "updated_at"]
+    list_filter = ["round__event"]
+    list_select_related = ["round__event"]
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["text", "event", "posted_at", "posted_by", "removed_at", "removed_by"]
+    list_filter = ["event", ("removed_at", admin.EmptyFieldListFilter)]
+    search_fields = ["text"]
+    list_select_related = ["event", "posted_by", "removed_by"]

@@ -1,0 +1,203 @@
+"""Reads of series: who may see and organise one, its legs, the legs' final places
+(what a rebuild ranks), its standings and prizes as pages and the API show them, and a
+player's series results. A fixed number of queries whatever the series' size."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Max, Q, QuerySet
+from django.http import Http404
+
+from core.jobs import SERIES_STANDINGS
+from game import prizes as game_prizes
+from scoring.models import DerivedState, SeriesStanding, Standing
+from tournaments.models import Event, Round, Series
+
+User = AbstractBaseUser | AnonymousUser
+
+
+def visible_series(user: User) -> QuerySet[Series]:
+    everything = Series.objects.all()
+    if getattr(user, "is_superuser", False):
+        return everything
+    if user.is_authenticated:
+        return everything.filter(Q(public=True) | Q(organisers=user)).distinct()
+    return everything.filter(public=True)
+
+
+def series_for(user: User, slug: str) -> Series:
+    found = visible_series(user).filter(slug=slug).first()
+    if found is None:
+        raise Http404("No such series.")
+    return found
+
+
+def can_organise(user: User, series: Series) -> bool:
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return series.organisers.filter(pk=user.pk).exists()
+
+
+def organised_series(user: User) -> QuerySet[Series]:
+    if getattr(user, "is_superuser", False):
+        return Series.objects.all()
+    if not user.is_authenticated:
+        return Series.objects.none()
+    return Series.objects.filter(organisers=user)
+
+
+def can_create_series(user: User) -> bool:
+    return user.is_authenticated and (
+        user.has_perm("tournaments.add_series") or user.has_perm("tournaments.add_event")
+    )
+
+
+def legs_of(series: Series) -> list[Event]:
+    """The legs in date order (then name)."""
+    return list(series.legs.order_by("starts_on", "name", "pk"))
+
+
+def final_rounds(legs: list[Event]) -> dict[int, int]:
+    """Each final leg's last closed round id: a leg is final when finished, or when its
+    last planned round is closed. 1 query."""
+    by_event = {leg.pk: leg for leg in legs}
+    latest = (
+        Round.objects.filter(event_id__in=by_event, status=Round.Status.CLOSED)
+        .values("event_id")
+        .annotate(number=Max("number"))
+    )
+    wanted = {}
+    for row in latest:
+        leg = by_event[row["event_id"]]
+        if leg.status == Event.Status.FINISHED or row["number"] >= leg.rounds_planned:
+            wanted[leg.pk] = row["number"]
+    if not wanted:
+        return {}
+    query = Q()
+    for event_id, number in wanted.items():
+        query |= Q(event_id=event_id, number=number)
+    return dict(Round.objects.filter(query).values_list("event_id", "pk"))
+
+
+def final_places(legs: list[Event]) -> list[tuple[int, int, int]]:
+    """(event id, player id, final place) for every player of every final leg. 2 queries."""
+    rounds = final_rounds(legs)
+    if not rounds:
+        return []
+    return list(
+        Standing.objects.filter(round_id__in=rounds.values()).values_list(
+            "event_id", "entry__player_id", "rank"
+        )
+    )
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    place: int
+    amount: Decimal
+    item: str
+    shared_with: tuple[int, ...] = ()
+
+
+def prize_text(amount: Decimal, item: str, shared_with: tuple[int, ...]) -> str:
+    """ "250.00 and a trophy (shared with place 3)" and the like."""
+    parts = [f"{amount:,.2f}"] if amount else []
+    if item:
+        parts.append(item)
+    shared = (
+        f" (shared with place{'s' if len(shared_with) > 1 else ''} "
+        + ", ".join(str(r) for r in shared_with)
+        + ")"
+        if shared_with
+        else ""
+    )
+    return " and ".join(parts) + shared
+
+
+def prize_table(prizes: list[dict] | None) -> tuple[game_prizes.Prize, ...]:
+    """A stored prize table by place, its amounts as numbers (an item alone: 0)."""
+    return game_prizes.check_table(prizes)
+
+
+def prize_lines(table: list[dict], groups: list[list[int]], policy: str) -> dict[int, PrizeLine]:
+    """Each rank's prize from a stored prize table and the tied groups."""
+    prizes = game_prizes.check_table(table)
+    won = game_prizes.awards(prizes, groups, policy=policy)
+    return {
+        rank: PrizeLine(rank, award.amount, award.item, award.shared_with)
+        for rank, award in won.items()
+    }
+
+
+def series_standings(series: Series) -> list[SeriesStanding]:
+    """The standings in rank order with each player's name and each result's leg name
+    and counted mark; `prize` on each row (None: none). 2 queries."""
+    rows = list(
+        SeriesStanding.objects.filter(series=series).select_related("player").order_by("rank")
+    )
+    groups: dict[int, list[int]] = {}
+    for row in rows:
+        groups.setdefault(row.tie_group, []).append(row.rank)
+    lines = prize_lines(series.prizes, list(groups.values()), series.prize_ties)
+    names = dict(series.legs.values_list("slug", "name"))
+    for row in rows:
+        row.prize = lines.get(row.rank)
+        for result in row.results:
+            result["name"] = names.get(result["event"], result["event"])
+    return rows
+
+
+def event_prizes(event: Event, standings: list) -> dict[int, PrizeLine]:
+    """An event's prizes by rank from its final standings (rows with `rank` and
+    `tiebreaks`): players whose tiebreak values are equal up to the draw are tied."""
+    if not event.prizes:
+        return {}
+    groups: list[list[int]] = []
+    previous = None
+    for row in sorted(standings, key=lambda r: r.rank):
+        key = [t for t in (row.tiebreaks or []) if not (t and t[0] == "draw")]
+        if groups and key == previous:
+            groups[-1].append(row.rank)
+        else:
+            groups.append([row.rank])
+        previous = key
+    return prize_lines(event.prizes, groups, event.prize_ties)
+
+
+def player_series(
+    player_id: int, user: User, *, events: Iterable[Event] = ()
+) -> list[SeriesStanding]:
+    """A player's place in every series the user may see, each result's leg named from
+    `events` (the events of theirs the page has read already: every leg they played in
+    that the user may see), else by its slug. 1 query."""
+    names = {event.slug: event.name for event in events}
+    rows = list(
+        SeriesStanding.objects.filter(player_id=player_id, series__in=visible_series(user))
+        .select_related("series")
+        .order_by("-series__season", "series__name")
+    )
+    for row in rows:
+        for result in row.results:
+            result["name"] = names.get(result["event"], result["event"])
+    return rows
+
+
+def series_of_event(event: Event) -> Series | None:
+    """The public series the event is a leg of (1 query; none for an event of no
+    series). A private series is not named on a public page."""
+    if event.series_id is None:
+        return None
+    return Series.objects.filter(pk=event.series_id, public=True).first()
+
+
+def standings_stale(series: Series) -> bool:
+    """Whether a change is still being ranked into the series standings."""
+    return DerivedState.objects.filter(
+        kind=SERIES_STANDINGS, key=series.pk, dirty_since__isnull=False
+    ).exists()

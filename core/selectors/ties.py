@@ -1,0 +1,45 @@
+"""Tie notes for the standings (issue 15): which tiebreak put one player above another
+on the same score, for the leaderboard, the projector and the results PDF. No query:
+the standings' rows come with the keys their ranking applied."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from game.tie_notes import TieRow, tie_notes
+from tournaments.models import Event
+
+
+def score_of(event: Event, row: Any) -> tuple[object, str] | None:
+    """The score the board shows for a row, and its name; None: a format whose order is
+    not a score (knockout)."""
+    if event.format == Event.Format.TABLE_POINTS:
+        return row.table_points, "table points"
+    if event.format == Event.Format.TOTAL:
+        return row.points, "points"
+    return None
+
+
+def with_tie_notes(
+    event: Event, rows: Sequence[Any], keys: Mapping[int, Sequence[Sequence[object]]]
+) -> tuple:
+    """`rows` (StandingRows in rank order) with `tie_note` filled where a neighbour has
+    the same score; `keys`: each rank's ranking keys as stored (`Standing.tiebreaks`)."""
+    rows = tuple(rows)
+    if not rows or score_of(event, rows[0]) is None:
+        return rows
+    label = score_of(event, rows[0])[1]
+    ties = [
+        TieRow(
+            name=row.player.name,
+            score=score_of(event, row)[0],
+            keys=tuple(tuple(pair) for pair in keys.get(row.rank) or ()),
+        )
+        for row in rows
+    ]
+    notes = tie_notes(ties, label)
+    return tuple(
+        replace(row, tie_note=note) if note else row for row, note in zip(rows, notes, strict=True)
+    )

@@ -1,0 +1,220 @@
+"""The organiser's pages for a series (login required), under /organiser/: create a
+series, change its settings, add and remove legs, see its standings, create the final
+from its qualifiers. Every change goes through `core.services`; a series the user does
+not organise is a 404, as if it did not exist."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST, require_safe
+
+from core import selectors, services
+from core.selectors import series as reads
+from director.common import act, invalid_form
+from tournaments.models import Event, Series
+
+
+class ScaleField(forms.CharField):
+    """Series points as "100, 80, 65": best place first."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if not value:
+            return None
+        try:
+            return [int(part) for part in value.replace(";", ",").split(",") if part.strip()]
+        except ValueError as error:
+            raise forms.ValidationError(
+                "Give the series points as whole numbers, best place first: 100, 80, 65"
+            ) from error
+
+
+class SeriesForm(forms.Form):
+    name = forms.CharField(max_length=200)
+    season = forms.CharField(max_length=40, required=False)
+    points_scale = ScaleField(required=False, help_text="best place first; blank: the default")
+    best_of = forms.IntegerField(min_value=1, max_value=100, required=False)
+    qualifiers = forms.IntegerField(min_value=0, max_value=1000, initial=16)
+    public = forms.BooleanField(required=False, initial=True)
+
+    def data_for_service(self) -> dict:
+        data = dict(self.cleaned_data)
+        if data.get("points_scale") is None:
+            data.pop("points_scale", None)
+        return data
+
+
+class NewSeriesForm(SeriesForm):
+    slug = forms.SlugField(max_length=80)
+
+
+class EventChoiceForm(forms.Form):
+    event = forms.SlugField(max_length=80)
+
+
+class FinalForm(EventChoiceForm):
+    seed_by = forms.ChoiceField(
+        choices=[
+            ("series", "by series rank"),
+            ("rating", "by rating across events (players not rated yet after the rated)"),
+        ],
+        initial="series",
+        required=False,
+        error_messages={
+            "invalid_choice": "Seed the final by series rank or by rating across events."
+        },
+    )
+
+    def clean_seed_by(self) -> str:
+        return self.cleaned_data.get("seed_by") or "series"
+
+
+SEEDED_BY = {"series": "series rank", "rating": "rating across events"}
+
+
+def organised(request: HttpRequest, slug: str) -> Series:
+    found = reads.organised_series(request.user).filter(slug=slug).first()
+    if found is None:
+        raise Http404("No such series.")
+    return found
+
+
+def series_url(series: Series) -> str:
+    return reverse("organiser:series", args=[series.slug])
+
+
+@login_required
+@require_safe
+def series_list(request: HttpRequest) -> HttpResponse:
+    context = {
+        "series_list": reads.organised_series(request.user).order_by("-season", "name"),
+        "can_create": reads.can_create_series(request.user),
+        "form": NewSeriesForm(),
+    }
+    return render(request, "director/series_list.html", context)
+
+
+@login_required
+@require_POST
+def create_series(request: HttpRequest) -> HttpResponse:
+    if not reads.can_create_series(request.user):
+        raise PermissionDenied("You may not create a series.")
+    form = NewSeriesForm(request.POST)
+    back = reverse("organiser:series-list")
+    if not form.is_valid():
+        return invalid_form(request, form, back)
+    created: list[Series] = []
+
+    def create():
+        created.append(services.create_series(data=form.data_for_service(), by=request.user))
+
+    response = act(request, "The series is created.", create, back)
+    return redirect(series_url(created[0])) if created else response
+
+
+@login_required
+@require_safe
+def series_page(request: HttpRequest, slug: str) -> HttpResponse:
+    series = organised(request, slug)
+    legs = reads.legs_of(series)
+    scored = reads.final_rounds(legs)
+    directed = selectors.directed_events(request.user).order_by("-starts_on", "name")
+    context = {
+        "series": series,
+        "legs": [{"event": leg, "scored": leg.pk in scored} for leg in legs],
+        "rows": reads.series_standings(series),
+        "can_add": directed.filter(series__isnull=True).exclude(final_of=series),
+        "can_be_final": directed.filter(series__isnull=True).exclude(status=Event.Status.FINISHED),
+        "form": SeriesForm(
+            initial={
+                "name": series.name,
+                "season": series.season,
+                "points_scale": ", ".join(str(p) for p in series.points_scale),
+                "best_of": series.best_of,
+                "qualifiers": series.qualifiers,
+                "public": series.public,
+            }
+        ),
+        "stale": reads.standings_stale(series),
+    }
+    return render(request, "director/series.html", context)
+
+
+@login_required
+@require_POST
+def change_series(request: HttpRequest, slug: str) -> HttpResponse:
+    series = organised(request, slug)
+    form = SeriesForm(request.POST)
+    if not form.is_valid():
+        return invalid_form(request, form, series_url(series))
+    return act(
+        request,
+        "The series settings are saved; its standings are ranked again.",
+        lambda: services.update_series(
+            series=series, data=form.data_for_service(), by=request.user
+        ),
+        series_url(series),
+    )
+
+
+def directed_event(request: HttpRequest, form: EventChoiceForm) -> Event:
+    try:
+        return selectors.directed_event(request.user, form.cleaned_data["event"])
+    except Http404 as missing:
+        raise Http404("No such event among those you direct.") from missing
+
+
+@login_required
+@require_POST
+def add_leg(request: HttpRequest, slug: str) -> HttpResponse:
+    series = organised(request, slug)
+    form = EventChoiceForm(request.POST)
+    if not form.is_valid():
+        return invalid_form(request, form, series_url(series))
+    event = directed_event(request, form)
+    return act(
+        request,
+        f"{event.name} is a leg of the series.",
+        lambda: services.add_leg(series=series, event=event, by=request.user),
+        series_url(series),
+    )
+
+
+@login_required
+@require_POST
+def remove_leg(request: HttpRequest, slug: str, event: str) -> HttpResponse:
+    series = organised(request, slug)
+    leg = series.legs.filter(slug=event).first()
+    if leg is None:
+        raise Http404("No such leg.")
+    return act(
+        request,
+        f"{leg.name} is no longer a leg of the series.",
+        lambda: services.remove_leg(series=series, event=leg, by=request.user),
+        series_url(series),
+    )
+
+
+@login_required
+@require_POST
+def create_final(request: HttpRequest, slug: str) -> HttpResponse:
+    series = organised(request, slug)
+    form = FinalForm(request.POST)
+    if not form.is_valid():
+        return invalid_form(request, form, series_url(series))
+    event = directed_event(request, form)
+    seed_by = form.cleaned_data["seed_by"]
+    return act(
+        request,
+        lambda entries: (
+            f"{len(entries)} qualifiers are entered in {event.name}, seeded by "
+            f"{SEEDED_BY[seed_by]} (seat round 1 'spread' to use the seeds)."
+        ),
+        lambda: services.create_final(series=series, event=event, by=request.user, seed_by=seed_by),
+        series_url(series),
+    )

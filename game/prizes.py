@@ -1,0 +1,121 @@
+"""Prize tables: what each final place wins, and who takes it when players are tied.
+
+A prize table is a list of prizes by place, each an amount of money, an item, or both.
+Players tied on every score before the seeded draw either take their places as the
+draw ordered them (`DRAW`), or share (`SHARE`): the amounts of the places they cover
+are added and split equally (the poker and chess convention), to the cent, any cent
+left over going to the first in the draw. An item cannot be split: it goes to the
+player the draw placed there, shared or not. Plain Python, no Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal, InvalidOperation
+
+DRAW = "draw"
+SHARE = "share"
+TIE_POLICIES = (DRAW, SHARE)
+MAX_PLACES = 500
+MAX_AMOUNT = Decimal("100000000")
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class Prize:
+    place: int
+    amount: Decimal = Decimal(0)
+    item: str = ""
+
+    def as_dict(self) -> dict:
+        return {"place": self.place, "amount": str(self.amount), "item": self.item}
+
+
+@dataclass(frozen=True)
+class Award:
+    """What one player wins: `place` is their rank; `shared_with` the ranks they share
+    the amounts with (empty: nobody)."""
+
+    rank: int
+    amount: Decimal
+    item: str
+    shared_with: tuple[int, ...] = ()
+
+    @property
+    def shared(self) -> bool:
+        return bool(self.shared_with)
+
+
+def check_table(raw: object) -> tuple[Prize, ...]:
+    """A prize table as sent ([{"place", "amount", "item"}]), checked; ValueError names
+    the entry and what is wrong."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, (list, tuple)):
+        raise ValueError('must be a list of {"place", "amount", "item"}')
+    if len(raw) > MAX_PLACES:
+        raise ValueError(f"may have at most {MAX_PLACES} places")
+    prizes: dict[int, Prize] = {}
+    for i, entry in enumerate(raw, start=1):
+        if not isinstance(entry, dict):
+            raise ValueError(f'prize {i}: must be an object {{"place", "amount", "item"}}')
+        unknown = set(entry) - {"place", "amount", "item"}
+        if unknown:
+            raise ValueError(f"prize {i}: unknown keys {', '.join(sorted(map(str, unknown)))}")
+        place = entry.get("place")
+        if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= MAX_PLACES:
+            raise ValueError(f"prize {i}: place must be a whole number 1 to {MAX_PLACES}")
+        if place in prizes:
+            raise ValueError(f"prize {i}: place {place} is given twice")
+        amount = _amount(entry.get("amount", 0), i)
+        item = entry.get("item", "") or ""
+        if not isinstance(item, str) or len(item) > 200:
+            raise ValueError(f"prize {i}: item must be text of at most 200 characters")
+        if not amount and not item.strip():
+            raise ValueError(f"prize {i}: give an amount, an item or both")
+        prizes[place] = Prize(place=place, amount=amount, item=item.strip())
+    return tuple(sorted(prizes.values(), key=lambda p: p.place))
+
+
+def _amount(raw: object, i: int) -> Decimal:
+    if isinstance(raw, bool) or not isinstance(raw, (int, str, float, Decimal)):
+        raise ValueError(f"prize {i}: amount must be a number")
+    try:
+        amount = Decimal(str(raw))
+    except InvalidOperation:
+        raise ValueError(f"prize {i}: amount {raw!r} is not a number") from None
+    if not amount.is_finite() or amount < 0 or amount > MAX_AMOUNT:
+        raise ValueError(f"prize {i}: amount must be 0 to {MAX_AMOUNT}")
+    if amount != amount.quantize(CENT):
+        raise ValueError(f"prize {i}: amount has more than two decimals")
+    return amount.quantize(CENT)
+
+
+def awards(
+    prizes: Sequence[Prize], groups: Sequence[Sequence[int]], *, policy: str = DRAW
+) -> dict[int, Award]:
+    """Each rank's award, by rank. `groups` are the ranks in order, those tied on every
+    score before the draw in one group (`[[1], [2, 3], [4]]`)."""
+    if policy not in TIE_POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(TIE_POLICIES)}, not {policy!r}")
+    by_place = {p.place: p for p in prizes}
+    result: dict[int, Award] = {}
+    for group in groups:
+        ranks = sorted(group)
+        won = [by_place.get(r) for r in ranks]
+        if policy == SHARE and len(ranks) > 1:
+            total = sum((p.amount for p in won if p is not None), Decimal(0))
+            each = (total / len(ranks)).quantize(CENT, rounding=ROUND_DOWN)
+            left = total - each * len(ranks)
+            for i, (rank, prize) in enumerate(zip(ranks, won, strict=True)):
+                amount = each + (left if i == 0 else 0)
+                item = prize.item if prize is not None else ""
+                if amount or item:
+                    others = tuple(r for r in ranks if r != rank)
+                    result[rank] = Award(rank, amount, item, others if total else ())
+            continue
+        for rank, prize in zip(ranks, won, strict=True):
+            if prize is not None:
+                result[rank] = Award(rank, prize.amount, prize.item)
+    return result

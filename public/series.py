@@ -1,0 +1,48 @@
+"""The public series page: the legs with their dates and venues, the series
+leaderboard with counted and dropped results marked, the qualifying line, the prizes.
+A fixed number of queries whatever the series' size."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.gzip import gzip_page
+from django.views.decorators.http import require_safe
+
+from core import exports
+from core.selectors import series as reads
+
+
+@require_safe
+@gzip_page
+def series_page(request: HttpRequest, slug: str) -> HttpResponse:
+    series = reads.series_for(request.user, slug)
+    legs = reads.legs_of(series)
+    scored = reads.final_rounds(legs)
+    rows = reads.series_standings(series)
+    by_leg = {leg.slug: i for i, leg in enumerate(legs)}
+    for row in rows:
+        cells: list[dict | None] = [None] * len(legs)
+        for result in row.results:
+            if result["event"] in by_leg:
+                cells[by_leg[result["event"]]] = result
+        row.cells = cells
+    context = {
+        "series": series,
+        "legs": [{"event": leg, "scored": leg.pk in scored} for leg in legs],
+        "rows": rows,
+        "final": series.final,
+        "cut": series.qualifiers if rows and series.qualifiers < len(rows) else None,
+        "prize_table": reads.prize_table(series.prizes),  # shown before any leg is scored
+    }
+    return render(request, "public/series.html", context)
+
+
+@require_safe
+def series_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """The series standings as CSV (for anyone who may see the series): each player's
+    legs, counted or dropped, and their prize."""
+    series = reads.series_for(request.user, slug)
+    response = HttpResponse(exports.series_csv(series), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{series.slug}-series-standings.csv"'
+    return response

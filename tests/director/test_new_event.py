@@ -1,0 +1,94 @@
+"""The New event form carries the agreed variants (README, "The agreed variants"):
+over-call penalty, Trinidad doubling and a penalty amount per hand, each with its help,
+checked by the service as the API's are; a combination it refuses names the field and
+writes nothing."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from tests.html import Page, signed_in
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db
+
+BASE = {
+    "name": "Mandeville Open",
+    "slug": "mandeville",
+    "ruleset": "jamaica",
+    "format": "total",
+    "rounds_planned": "4",
+    "seating": "swiss",
+    "overcall_penalty": "on",  # as the page sends it: the box starts ticked
+}
+VARIANTS = ("overcall_penalty", "trinidad_doubling", "penalty_per_hand")
+
+
+@pytest.fixture
+def creator(w):
+    w.alice.user_permissions.add(Permission.objects.get(codename="add_event"))
+    return signed_in(w.alice)
+
+
+def form_errors(response) -> list[str]:
+    found = re.findall(
+        r'<span class="form-error" role="alert">(.*?)</span>', response.content.decode()
+    )
+    return [html.unescape(text) for text in found]
+
+
+def test_the_form_offers_the_agreed_variants_with_their_help(creator):
+    response = creator.get("/director/new/")
+    body = response.content.decode()
+    assert "in the admin or the API" in body  # still for the deck and the director penalty
+    assert "agreed variants take their usual values" not in body
+    page = Page(response.content)
+    boxes = {name: page.fields[("", name)]["attrs"] for name in VARIANTS}
+    assert [name for name, attrs in boxes.items() if "checked" in attrs] == ["overcall_penalty"]
+    for name, attrs in boxes.items():
+        assert attrs["type"] == "checkbox"
+        helptext = attrs["aria-describedby"]
+        assert helptext == f"id_{name}_helptext"
+        assert page.text(helptext) == str(Event._meta.get_field(name).help_text)
+    assert "Only for a Trinidad set." in page.text("id_trinidad_doubling_helptext")
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        ({}, (True, False, False)),
+        ({"overcall_penalty": ""}, (False, False, False)),
+        ({"ruleset": "trinidad", "trinidad_doubling": "on"}, (True, True, False)),
+        ({"penalty_per_hand": "on"}, (True, False, True)),
+    ],
+    ids=["the defaults", "over-call at no cost", "trinidad doubling", "penalty per hand"],
+)
+def test_an_event_is_created_with_each_variant(creator, w, settings, expected):
+    data = {key: value for key, value in {**BASE, **settings}.items() if value}
+    response = creator.post("/director/new/", data)
+    assert response.status_code == 302, form_errors(response)
+    assert response["Location"] == "/director/mandeville/"
+    event = Event.objects.get(slug="mandeville")
+    assert tuple(getattr(event, name) for name in VARIANTS) == expected
+    assert event.ruleset == data["ruleset"]
+    assert event.table_rules.overcall_penalty is expected[0]
+    assert event.table_rules.penalty_per_hand is expected[2]
+    assert list(event.directors.all()) == [w.alice]
+
+
+def test_trinidad_doubling_for_a_jamaican_set_is_refused_on_the_field(creator):
+    data = {**BASE, "trinidad_doubling": "on", "penalty_per_hand": "on"}
+    response = creator.post("/director/new/", data)
+    assert response.status_code == 400
+    assert form_errors(response) == [
+        "Trinidad doubling on a down and out: Trinidad doubling is for a Trinidad set; a "
+        "Jamaican set always doubles on a down and out."
+    ]
+    assert not Event.objects.filter(slug="mandeville").exists()
+    # What was typed is kept, to correct and send again.
+    page = Page(response.content)
+    assert all("checked" in page.fields[("", name)]["attrs"] for name in VARIANTS)

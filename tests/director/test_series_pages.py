@@ -1,0 +1,123 @@
+"""The organiser's series pages: only its organisers see and change a series; legs,
+settings and the final go through the services."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import services
+from tests.core.test_series import leg
+from tests.core.test_series_final_seeding import expected_rating_order, make_circuit, series_order
+from tests.html import signed_in
+from tournaments.models import Entry, Event, Player, Series
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def series(alice):
+    return services.create_series(
+        data={"slug": "circuit", "name": "Circuit", "qualifiers": 2}, by=alice
+    )
+
+
+def test_only_organisers_see_the_series_pages(series, alice, bob):
+    assert signed_in(None).get("/organiser/circuit/").status_code == 302  # to the login
+    assert signed_in(bob).get("/organiser/circuit/").status_code == 404
+    page = signed_in(alice).get("/organiser/circuit/")
+    assert page.status_code == 200 and b"Circuit" in page.content
+    assert b"circuit" in signed_in(alice).get("/organiser/").content
+    assert signed_in(bob).post("/organiser/circuit/settings/", {}).status_code == 404
+
+
+def test_an_organiser_adds_legs_sees_standings_and_creates_the_final(series, alice):
+    players = [Player.objects.create(name=f"P{i}") for i in range(4)]
+    event = leg(None, players, day=1)
+    event.directors.add(alice)
+    client = signed_in(alice)
+    assert b"leg-1" in client.get("/organiser/circuit/").content  # offered as a leg
+    client.post("/organiser/circuit/legs/", {"event": "leg-1"})
+    assert Event.objects.get(slug="leg-1").series_id == series.pk
+    page = client.get("/organiser/circuit/").content.decode()
+    assert "yes: final" in page and "qualified" in page
+    final = Event.objects.create(slug="final", name="Final", status="registration")
+    final.directors.add(alice)
+    client.post("/organiser/circuit/final/", {"event": "final"})
+    seeds = list(Entry.objects.filter(event=final).order_by("seed_number"))
+    assert [e.player.name for e in seeds] == ["P0", "P1"]
+    response = client.post(
+        "/organiser/circuit/settings/",
+        {"name": "Circuit", "points_scale": "5, 9", "qualifiers": 2, "public": "on"},
+        follow=True,
+    )
+    assert b"worse place never scores more" in response.content
+    assert Series.objects.get().points_scale != [5, 9]
+
+
+def test_a_director_with_the_right_creates_a_series_from_the_page(root):
+    client = signed_in(root)
+    response = client.post(
+        "/organiser/new/",
+        {"slug": "season", "name": "Season", "season": "2027", "qualifiers": 8, "public": "on"},
+    )
+    assert response.status_code == 302 and response["Location"] == "/organiser/season/"
+    assert Series.objects.get(slug="season").organisers.get() == root
+
+
+def test_a_user_without_the_right_cannot_create_a_series(bob):
+    response = signed_in(bob).post("/organiser/new/", {"slug": "x", "name": "X", "qualifiers": 1})
+    assert response.status_code == 403
+
+
+def test_the_organiser_seeds_the_final_by_rating_from_the_page(root):
+    series, _ = make_circuit(root)
+    final = Event.objects.create(slug="final", name="Final", status="registration")
+    final.directors.add(root)
+    client = signed_in(root)
+    page = client.get("/organiser/circuit/").content.decode()
+    assert 'name="seed_by"' in page and 'value="rating"' in page
+    refused = client.post(
+        "/organiser/circuit/final/", {"event": "final", "seed_by": "elo"}, follow=True
+    )
+    assert "Seed the final by series rank or by rating" in refused.content.decode()
+    assert not Entry.objects.filter(event=final).exists()
+    done = client.post(
+        "/organiser/circuit/final/", {"event": "final", "seed_by": "rating"}, follow=True
+    )
+    assert "seeded by rating across events" in done.content.decode()
+    seeded = list(
+        Entry.objects.filter(event=final).order_by("seed_number").values_list("player", flat=True)
+    )
+    assert seeded == expected_rating_order(series_order(series)) != series_order(series)
+
+
+def test_the_organiser_reads_why_a_private_event_is_refused(series, alice):
+    """A public series' legs and final are public events: the pages show the refusal
+    (never a 500) and nothing changes."""
+    players = [Player.objects.create(name=f"P{i}") for i in range(4)]
+    hidden = leg(None, players, day=1, name="Hidden Cup", public=False)
+    final = Event.objects.create(
+        slug="final", name="Private Final", status="registration", public=False
+    )
+    for event in (hidden, final):
+        event.directors.add(alice)
+    client = signed_in(alice)
+    added = client.post("/organiser/circuit/legs/", {"event": "leg-1"}, follow=True)
+    assert added.status_code == 200
+    assert "Hidden Cup is a private event" in added.content.decode()
+    assert Event.objects.get(pk=hidden.pk).series_id is None
+    made = client.post("/organiser/circuit/final/", {"event": "final"}, follow=True)
+    assert made.status_code == 200
+    assert "Private Final is a private event" in made.content.decode()
+    assert Series.objects.get(pk=series.pk).final_id is None and not final.entries.exists()
+    # A private series takes it; made public again, the settings page says why not.
+    services.update_series(series=series, data={"public": False})
+    services.add_leg(series=series, event=hidden)
+    settings = client.post(
+        "/organiser/circuit/settings/",
+        {"name": "Circuit", "qualifiers": 2, "public": "on"},
+        follow=True,
+    )
+    assert settings.status_code == 200
+    assert "Hidden Cup is a private event" in settings.content.decode()
+    assert not Series.objects.get(pk=series.pk).public
