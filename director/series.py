@@ -162,11 +162,10 @@ def change_series(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def directed_event(request: HttpRequest, form: EventChoiceForm) -> Event:
-    try:
-        return selectors.directed_event(request.user, form.cleaned_data["event"])
-    except Http404 as missing:
-        raise Http404("No such event among those you direct.") from missing
+def chosen_event(request: HttpRequest, form: EventChoiceForm) -> Event:
+    """The event the form names, among those this user may see (the service refuses,
+    in words, one they do not direct)."""
+    return selectors.event_for(request.user, form.cleaned_data["event"])
 
 
 @login_required
@@ -176,7 +175,7 @@ def add_leg(request: HttpRequest, slug: str) -> HttpResponse:
     form = EventChoiceForm(request.POST)
     if not form.is_valid():
         return invalid_form(request, form, series_url(series))
-    event = directed_event(request, form)
+    event = chosen_event(request, form)
     return act(
         request,
         f"{event.name} is a leg of the series.",
@@ -207,7 +206,7 @@ def create_final(request: HttpRequest, slug: str) -> HttpResponse:
     form = FinalForm(request.POST)
     if not form.is_valid():
         return invalid_form(request, form, series_url(series))
-    event = directed_event(request, form)
+    event = chosen_event(request, form)
     seed_by = form.cleaned_data["seed_by"]
     return act(
         request,

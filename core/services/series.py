@@ -23,7 +23,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, Q
 
-from core.errors import InvalidInput, StateConflict
+from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
 from core.selectors import ratings as rating_reads
 from core.selectors import series as read
 from core.selectors.access import can_direct, visible_events
@@ -144,6 +144,22 @@ def check_not_final_elsewhere(series: Series, event: Event, *, field: str) -> No
         )
 
 
+def check_directs(
+    by: AbstractBaseUser | None,
+    event: Event,
+    *,
+    as_: str,
+    field: str = "event",
+    error: type[ServiceError] = Forbidden,
+) -> None:
+    """Only a director of an event (a superuser directs them all) brings it into a
+    series, as a leg or as the final: the one check behind the pages, the API and
+    `PATCH /series/`'s `final` (where it is a field's value, so a 400). `by` None: a
+    job or the shell, which may."""
+    if by is not None and not can_direct(by, event):
+        raise error(f"Only a director of {event.name} may make it {as_}.", field=field)
+
+
 def final_event(
     series: Series, value: Any, *, public: bool, by: AbstractBaseUser | None
 ) -> Event | None:
@@ -162,10 +178,7 @@ def final_event(
     event = Event.objects.select_for_update().get(pk=pk)  # after the series' lock
     if series.pk is not None and series.final_id == event.pk:
         return event  # unchanged (making the series public checks it again)
-    if by is not None and not can_direct(by, event):
-        raise InvalidInput(
-            f"Only a director of {event.name} may make it a series' final.", field="final"
-        )
+    check_directs(by, event, as_="a series' final", field="final", error=InvalidInput)
     if series.pk is not None and event.series_id == series.pk:
         raise InvalidInput(f"{event.name} is a leg of this series, not its final.", field="final")
     check_not_final_elsewhere(series, event, field="final")
@@ -242,6 +255,7 @@ def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None)
     """Make `event` a leg of `series` (an event is a leg of at most one series)."""
     series = Series.objects.select_for_update().get(pk=series.pk)
     event = Event.objects.select_for_update().get(pk=event.pk)
+    check_directs(by, event, as_="a leg of a series")
     if event.series_id == series.pk:
         return event
     if event.series_id is not None:
@@ -311,6 +325,7 @@ def create_final(
     check_seed_by(seed_by)
     series = Series.objects.select_for_update().get(pk=series.pk)
     event = Event.objects.select_for_update().get(pk=event.pk)  # the series' lock first
+    check_directs(by, event, as_="a series' final")
     if event.series_id == series.pk:
         raise StateConflict(f"{event.name} is a leg of this series, not its final.", field="event")
     if event.status == Event.Status.FINISHED or event.rounds.exists():

@@ -8,7 +8,9 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from core import services
+from core.errors import Forbidden
 from tests.fixtures import make_event
+from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -126,3 +128,32 @@ def test_house_rulesets_are_defined_by_directors_and_changed_by_their_owner(api,
         "/api/v1/events/", {"slug": "x", "name": "X", "custom_ruleset": "nope"}, format="json"
     )
     assert missing.status_code == 400 and "custom_ruleset" in missing.json()
+
+
+def test_bringing_in_another_directors_event_is_refused_by_the_service(
+    api, series, alice, bob, root
+):
+    """Who may make an event a leg or the final is checked once, in the service: the
+    API answers its refusal as 403, naming the event, and nothing changes."""
+    bobs = Event.objects.get(slug="bobs-event")
+    as_leg = {"event": ["Only a director of Bob's Event may make it a leg of a series."]}
+    as_final = {"event": ["Only a director of Bob's Event may make it a series' final."]}
+    with pytest.raises(Forbidden) as refused:
+        services.add_leg(series=series, event=bobs, by=alice)
+    assert refused.value.errors == as_leg
+    with pytest.raises(Forbidden):
+        services.create_final(series=series, event=bobs, by=alice)
+    client = api.as_(alice)
+    body = {"event": "bobs-event"}
+    leg = client.post("/api/v1/series/circuit/events/", body, format="json")
+    assert leg.status_code == 403
+    assert leg.json() == as_leg
+    final = client.post("/api/v1/series/circuit/final/", body, format="json")
+    assert final.status_code == 403
+    assert final.json() == as_final
+    bobs.refresh_from_db()
+    series.refresh_from_db()
+    assert bobs.series_id is None and series.final_id is None and not bobs.entries.exists()
+    # A superuser directs every event.
+    services.add_leg(series=series, event=bobs, by=root)
+    assert Event.objects.get(pk=bobs.pk).series_id == series.pk

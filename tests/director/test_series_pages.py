@@ -121,3 +121,18 @@ def test_the_organiser_reads_why_a_private_event_is_refused(series, alice):
     assert settings.status_code == 200
     assert "Hidden Cup is a private event" in settings.content.decode()
     assert not Series.objects.get(pk=series.pk).public
+
+
+def test_the_page_says_why_another_directors_event_cannot_be_a_leg(series, alice, bob):
+    """The service's check, in its words: a public event Alice may see but does not
+    direct is refused on the page, and nothing changes."""
+    client = signed_in(alice)
+    added = client.post("/organiser/circuit/legs/", {"event": "bobs-event"}, follow=True)
+    assert added.status_code == 200
+    assert "Only a director of Bob&#x27;s Event may make it a leg" in added.content.decode()
+    assert Event.objects.get(slug="bobs-event").series_id is None
+    final = client.post("/organiser/circuit/final/", {"event": "bobs-event"}, follow=True)
+    assert "Only a director of Bob&#x27;s Event may make it a series&#x27; final" in (
+        final.content.decode()
+    )
+    assert Series.objects.get(pk=series.pk).final_id is None
