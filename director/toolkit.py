@@ -28,11 +28,7 @@ SESSION_KEY = "toolkit-imports"
 FILE_FIELD = "players"
 
 
-def paper(request: HttpRequest) -> str | None:
-    chosen = request.GET.get("paper")
-    if chosen is not None and chosen not in printing.PAPER:
-        raise Http404("Unknown paper size.")
-    return chosen
+paper = printing.requested_paper
 
 
 def download(content: bytes | str, content_type: str, name: str, *, inline: bool) -> HttpResponse:

@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-from core import exports
+from core import exports, printing
 from core.selectors import series as reads
 
 
@@ -45,4 +45,16 @@ def series_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     series = reads.series_for(request.user, slug)
     response = HttpResponse(exports.series_csv(series), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{series.slug}-series-standings.csv"'
+    return response
+
+
+@require_safe
+def series_standings_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """The series standings to print (for anyone who may see the series): the legs,
+    each player's results with the dropped ones in brackets, the qualifying line and
+    the prizes. `?paper=a4` for A4 (letter otherwise)."""
+    series = reads.series_for(request.user, slug)
+    pdf = printing.series_pdf(series=series, paper=printing.requested_paper(request))
+    response = HttpResponse(pdf, content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{series.slug}-series-standings.pdf"'
     return response

@@ -38,6 +38,11 @@ urlpatterns = [
         series.series_standings_csv,
         name="public-series-csv",
     ),
+    path(
+        "series/<slug:slug>/standings.pdf",
+        series.series_standings_pdf,
+        name="public-series-pdf",
+    ),
     path("ratings/", ratings.ratings, name="public-ratings"),
     path("healthz", views.healthz, name="healthz"),
 ]

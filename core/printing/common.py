@@ -15,8 +15,10 @@ from xml.sax.saxutils import escape
 
 import segno
 from django.conf import settings
+from django.http import Http404, HttpRequest
 from django.urls import NoReverseMatch, reverse
 from reportlab.lib import colors
+from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
@@ -41,6 +43,15 @@ def paper_size(paper: str | None) -> tuple[float, float]:
     if name not in PAPER:
         raise ValueError(f"paper must be one of {', '.join(PAPER)}, not {paper!r}")
     return PAPER[name]
+
+
+def requested_paper(request: HttpRequest) -> str | None:
+    """The paper a download asks for (`?paper=letter` or `a4`; None: the default); an
+    unknown one is a 404, as a page that does not exist."""
+    chosen = request.GET.get("paper")
+    if chosen is not None and chosen not in PAPER:
+        raise Http404("Unknown paper size.")
+    return chosen
 
 
 def default_base_url() -> str:
@@ -122,6 +133,17 @@ CELL_BOLD = style("cellbold", size=9, font=BOLD)
 HEADING = style("heading", size=16, font=BOLD, spaceAfter=2 * mm)
 TITLE = style("title", size=22, font=BOLD, spaceAfter=3 * mm)
 HEAD = style("head", size=8, font=BOLD, splitLongWords=0)
+HEAD_RIGHT = style("headright", size=8, font=BOLD, splitLongWords=0, alignment=TA_RIGHT)
+
+
+def grid_commands() -> list[tuple]:
+    """A results grid's look: a ruled heading row, then banded rows."""
+    return [
+        ("FONT", (0, 0), (-1, -1), FONT, 9),
+        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f7f5")]),
+    ]
 
 
 class QRCode(Flowable):

@@ -6,24 +6,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.utils import formats, timezone
-from reportlab.lib import colors
-from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
 from core.printing.common import (
     BODY,
-    BOLD,
     CELL,
-    FONT,
     HEAD,
+    HEAD_RIGHT,
     HEADING,
     MARGIN,
     TITLE,
     document,
+    grid_commands,
     markup,
     paper_size,
-    style,
 )
 from core.selectors import StandingRow, standings_after
 from core.selectors.prizes import event_prize_winners
@@ -74,9 +71,6 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
     return buffer.getvalue()
 
 
-HEAD_RIGHT = style("headright", size=8, font=BOLD, splitLongWords=0, alignment=TA_RIGHT)
-
-
 def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Table:
     table_points = event.format == Event.Format.TABLE_POINTS
     knockout = event.format == Event.Format.KNOCKOUT
@@ -114,12 +108,7 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
         if knockout:
             line.append(row.status)
         data.append(line)
-    commands = [
-        ("FONT", (0, 0), (-1, -1), FONT, 9),
-        ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
-        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f3f7f5")]),
-    ]
+    commands = grid_commands()
     commands += [
         ("ALIGN", (i, 1), (i, -1), "RIGHT") for i, (_, _, number) in enumerate(columns) if number
     ]

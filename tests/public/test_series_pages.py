@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+from datetime import date
 
 import pytest
 from django.test import Client
@@ -13,6 +14,7 @@ from pypdf import PdfReader
 
 from core import exports, printing, services
 from tests.core.test_series import leg
+from tests.fixtures import make_event
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -132,3 +134,47 @@ def test_the_series_standings_download_as_csv_with_dropped_results_and_prizes(ci
 def test_a_private_series_standings_csv_is_not_found_by_the_public(circuit):
     services.update_series(series=circuit, data={"public": False}, by=None)
     assert Client().get("/series/circuit/standings.csv").status_code == 404
+
+
+def pdf_words(pdf: bytes) -> str:
+    return " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_the_series_standings_print_with_legs_dropped_results_the_cut_and_prizes(circuit):
+    page = text(Client().get("/series/circuit/"))
+    assert 'href="/series/circuit/standings.pdf"' in page
+    response = Client().get("/series/circuit/standings.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    words = pdf_words(response.content)
+    assert "Island Circuit 2027" in words
+    assert "2 legs - a player's best 1 count - the top 2 go to the final" in words
+    assert "Kingston" in words and "Ocho Rios" in words and words.count("scored") == 2
+    assert "Series standings" in words and "so far" not in words  # both legs are final
+    assert "Results in brackets are dropped (not among a player's best 1)" in words
+    # Each of Ann and Ben won one leg (10 points) and was second in the other (6, dropped).
+    assert "Ann Q" in words and "Ben Q" in words and "Cy Q" not in words
+    assert "(6) #2" in words and "10 #1" in words
+    assert "500.00 and cup" in words and "1. 500.00 and cup" in words
+    a4 = Client().get("/series/circuit/standings.pdf?paper=a4").content
+    assert PdfReader(io.BytesIO(a4)).pages[0].mediabox.width < 600 < 612.5  # A4 is 595 wide
+    assert Client().get("/series/circuit/standings.pdf?paper=folio").status_code == 404
+
+
+def test_a_series_with_a_leg_to_come_prints_its_standings_so_far(root):
+    series = services.create_series(data={"slug": "young", "name": "Young Circuit"}, by=root)
+    words = pdf_words(Client().get("/series/young/standings.pdf").content)
+    assert "No legs yet." in words and "No leg has finished yet." in words
+    players = [Player.objects.create(name=name) for name in ("Ann", "Ben", "Cy", "Di")]
+    leg(series, players, day=1)
+    later = make_event(
+        slug="later", name="Later Cup", starts_on=date(2027, 2, 1), status="registration"
+    )
+    services.add_leg(series=series, event=later)
+    words = pdf_words(Client().get("/series/young/standings.pdf").content)
+    assert "Series standings so far" in words
+    assert "Later Cup" in words and words.count("scored") == 1 and "to come" in words
+
+
+def test_a_private_series_standings_pdf_is_not_found_by_the_public(circuit):
+    services.update_series(series=circuit, data={"public": False}, by=None)
+    assert Client().get("/series/circuit/standings.pdf").status_code == 404
