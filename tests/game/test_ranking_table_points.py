@@ -10,11 +10,9 @@ from game.ranking import (
     EntryRecord,
     Ranked,
     SetRecord,
-    placement_points,
     rank,
-    scale_for,
-    table_places,
 )
+from game.table_points import placement_points, scale_for, table_places
 
 
 def played(entry, round_, table, total, won=0, penalty=0, state=COMPLETE) -> SetRecord:
