@@ -38,9 +38,12 @@ def register_entry(
     event: Event,
     player: Player,
     seed_number: int | None = None,
+    checked_in: bool = False,
     by: AbstractBaseUser | None = None,
 ) -> Entry:
-    """Enter a player in an event; a withdrawn player who registers again is active again."""
+    """Enter a player in an event; a withdrawn player who registers again is active again.
+    `checked_in`: they are here (a late arrival at an event that uses check-in), so a
+    draft round seated again takes them."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.FINISHED:
         raise StateConflict("The event is finished; no more players can enter.", field="player")
@@ -54,6 +57,8 @@ def register_entry(
     entry.withdrawn_at = None
     if seed_number is not None:
         entry.seed_number = seed_number
+    if checked_in:
+        entry.checked_in = True
     full_clean_or_raise(entry, exclude=["event", "player"])
     if (
         entry.seed_number is not None

@@ -14,7 +14,7 @@ from core.services.common import with_history_user
 from core.services.entries import create_player, register_entry
 from core.services.events import create_event, update_event
 from core.services.screens import screens_changed
-from core.services.seating import refresh_quality
+from core.services.seating import refresh_quality, reseat_draft_after_entry_change
 from core.services.standings import queue_standings_refresh
 from scoring.models import Hand
 from tournaments.models import Entry, Event, PlayerCode, Round, Seat
@@ -37,11 +37,9 @@ def add_late_player(
     if not name:
         raise InvalidInput("Give the player's name.", field="name")
     player = create_player(name=name, club=(club or "").strip(), country=country or "", by=by)
-    entry = register_entry(event=event, player=player, seed_number=seed_number, by=by)
-    if event.check_in and not entry.checked_in:
-        entry.checked_in = True
-        with_history_user(entry, by, "checked in on arrival").save(update_fields=["checked_in"])
-    return entry
+    return register_entry(
+        event=event, player=player, seed_number=seed_number, checked_in=event.check_in, by=by
+    )
 
 
 @transaction.atomic
@@ -50,7 +48,8 @@ def record_check_in(
 ) -> int:
     """The check-in list before a round: exactly the active players in `present` are
     checked in, every other active player is not. Returns how many changed. A player
-    of another event, or one who withdrew, is refused by name and nothing changes."""
+    of another event, or one who withdrew, is refused by name and nothing changes. A
+    round already seated as a draft is seated again with the players checked in now."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     wanted = {e.pk for e in present}
     rows = list(
@@ -76,6 +75,8 @@ def record_check_in(
             entry.checked_in = should
             with_history_user(entry, by).save(update_fields=["checked_in"])
             changed += 1
+    if changed and event.check_in:
+        reseat_draft_after_entry_change(event, by)  # a draft seats the checked-in only
     return changed
 
 

@@ -117,6 +117,26 @@ def test_with_check_in_only_the_checked_in_players_are_seated():
     assert "0 players are active and checked in" in str(e.value)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_draft_is_seated_again_when_the_check_in_list_changes():
+    """Unticking two players after the draft was drawn takes them out of it; a late
+    arrival is checked in and seated in it."""
+    event = make_event(slug="recheck", check_in=True, rounds_planned=3)
+    entries = make_entries(event, 10)
+    services.record_check_in(event=event, present=entries)
+    round_ = services.start_round(event=event, seed=5)
+
+    def seated() -> set[int]:
+        return set(Seat.objects.filter(round=round_).values_list("entry_id", flat=True))
+
+    assert seated() == {e.pk for e in entries}
+    assert services.record_check_in(event=event, present=entries[:8]) == 2
+    assert Round.objects.get(pk=round_.pk).status == Round.Status.DRAFT
+    assert seated() == {e.pk for e in entries[:8]}
+    late = services.add_late_player(event=event, name="Late Comer")
+    assert late.checked_in and late.pk in seated() and len(seated()) == 9
+
+
 def test_a_late_player_is_checked_in_when_the_event_uses_check_in(w):
     w.event.check_in = True
     w.event.save()
