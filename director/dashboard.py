@@ -77,12 +77,17 @@ class Dashboard:
 
     @property
     def can_reopen(self) -> bool:
-        """The chosen round is closed and the latest: a director may reopen it."""
-        return (
-            self.current is not None
-            and self.current.status == Round.Status.CLOSED
-            and self.current == self.rounds[-1]
+        """The chosen round may be reopened (the service's check)."""
+        return self.current is not None and not refusal(
+            lambda: services.check_can_reopen(self.current, self.rounds)
         )
+
+    @property
+    def reopen_discards(self) -> Round | None:
+        """The draft that reopening the chosen round would discard."""
+        if not self.can_reopen:
+            return None
+        return services.check_can_reopen(self.current, self.rounds)
 
     @property
     def can_start(self) -> bool:

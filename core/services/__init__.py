@@ -47,6 +47,7 @@ from core.services.ratings import queue_ratings_refresh, refresh_ratings
 from core.services.restore import restore_hand_version
 from core.services.rounds import (
     check_can_finish,
+    check_can_reopen,
     check_can_start,
     close_round,
     finish_event,
@@ -104,6 +105,7 @@ __all__ = [
     "TableAt",
     "check_adjustable",
     "check_can_finish",
+    "check_can_reopen",
     "check_can_start",
     "check_event",
     "check_update",

@@ -20,10 +20,11 @@ from core.services import background, derived, set_totals
 from core.services.codes import issue_codes
 from core.services.common import with_history_user
 from core.services.ratings import queue_ratings_refresh
+from core.services.screens import screens_changed
 from core.services.seating import check_seed
 from core.services.standings import queue_standings_refresh
 from game.rulesets import deal_problem
-from tournaments.models import MAX_SEATS, MIN_SEATS, Event, Round
+from tournaments.models import MAX_SEATS, MIN_SEATS, PLAYED_ROUND_STATUSES, Event, Round, Seat
 
 
 def choose_policy(event: Event, number: int, requested: str | None) -> str:
@@ -178,26 +179,41 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
     return round_
 
 
-@transaction.atomic
-def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
-    """Put a closed round back in play, so that missing hands can be entered or a hand
-    corrected; recorded in the round's history. Only the event's latest round can be
-    reopened; a finished event is running again (the director finishes it again)."""
-    # The event first, then the round: the order a standings rebuild takes them in.
-    event = Event.objects.select_for_update().get(pk=round.event_id)
-    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
+def check_can_reopen(round_: Round, rounds: list[Round]) -> Round | None:
+    """Whether a director may reopen `round_` (`rounds`: the event's rounds); raises the
+    reason they may not. Only the latest round in play or played can be reopened; a
+    later round still a draft is returned: reopening discards it, since it was seated
+    from the standings the reopened round may change."""
     if round_.status != Round.Status.CLOSED:
         raise StateConflict(
             f"Round {round_.number} is {round_.get_status_display().lower()}; only a closed "
             "round can be reopened.",
             field="round",
         )
-    later = round_.event.rounds.filter(number__gt=round_.number).order_by("number").first()
-    if later is not None:
+    later = sorted((r for r in rounds if r.number > round_.number), key=lambda r: r.number)
+    played = [r for r in later if r.status in PLAYED_ROUND_STATUSES]
+    if played:
         raise StateConflict(
-            f"Round {later.number} has started; only the latest round can be reopened.",
+            f"Round {played[0].number} is {played[0].get_status_display().lower()}; only "
+            "the latest round can be reopened.",
             field="round",
         )
+    return later[0] if later else None
+
+
+@transaction.atomic
+def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
+    """Put a closed round back in play, so that missing hands can be entered or a hand
+    corrected; recorded in the round's history. Only the event's latest round can be
+    reopened; a next round seated as a draft is discarded (start it again once this
+    one closes); a finished event is running again (the director finishes it again)."""
+    # The event first, then the round: the order a standings rebuild takes them in.
+    event = Event.objects.select_for_update().get(pk=round.event_id)
+    rounds = list(Round.objects.select_for_update().filter(event=event).order_by("number"))
+    round_ = next(r for r in rounds if r.pk == round.pk)
+    draft = check_can_reopen(round_, rounds)
+    if draft is not None:
+        discard_draft(draft, by, why=f"discarded: round {round_.number} was reopened")
     round_.status = Round.Status.PUBLISHED
     round_.closed_at = None
     round_.forced_close = False
@@ -210,6 +226,16 @@ def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     queue_standings_refresh(event)
     queue_ratings_refresh()  # its sets are taken out of the ratings until it closes again
     return round_
+
+
+def discard_draft(draft: Round, by: AbstractBaseUser | None, *, why: str) -> None:
+    """Delete a round seated as a draft (nothing is played in a draft), its seats kept in
+    their history with the reason."""
+    for seat in Seat.objects.filter(round=draft):
+        with_history_user(seat, by, why).delete()
+    derived.forget(background.SEATING, draft.pk)
+    with_history_user(draft, by, why).delete()
+    screens_changed(draft.event)
 
 
 def check_can_finish(event: Event) -> None:

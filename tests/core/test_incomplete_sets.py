@@ -11,7 +11,7 @@ from core import selectors, services
 from core.errors import StateConflict
 from scoring.models import Standing
 from tests.fixtures import hand_at, make_entries, make_event, make_round, play
-from tournaments.models import Event, Round
+from tournaments.models import Event, Round, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -161,8 +161,25 @@ def test_only_the_latest_closed_round_can_be_reopened(forced):
     event, round_ = forced
     with pytest.raises(StateConflict, match="only a closed round"):
         services.reopen_round(round=make_round(event, number=2, table_sizes=(4,)))
-    with pytest.raises(StateConflict, match="Round 2 has started; only the latest round"):
+    with pytest.raises(StateConflict, match=r"Round 2 is published \(in play\); only the latest"):
         services.reopen_round(round=round_)
+
+
+def test_reopening_a_round_discards_the_next_rounds_draft(forced, alice):
+    """A score complaint after the next round was seated: the draft (seated from the
+    standings the correction may change) goes, kept in its seats' history."""
+    event, round_ = forced
+    entries = list(event.entries.order_by("pk"))
+    draft = make_round(
+        event, number=2, status=Round.Status.DRAFT, table_sizes=(4, 4, 4, 4), entries=entries
+    )
+    seats = set(draft.seats.values_list("pk", flat=True))
+    services.reopen_round(round=round_, by=alice)
+    assert list(event.rounds.values_list("number", "status")) == [(1, "published")]
+    gone = Seat.history.filter(id__in=seats, history_type="-")
+    assert gone.count() == len(seats) == 16
+    assert {h.history_change_reason for h in gone} == {"discarded: round 1 was reopened"}
+    assert {h.history_user for h in gone} == {alice}
 
 
 # --- finishing the event ----------------------------------------------------------------

@@ -144,3 +144,17 @@ def test_another_directors_event_gives_nothing_away(w3):
         response = bob.post(w3.url(action), {"player": leaver.entry_id, "left_after_hand": "1"})
         assert response.status_code == 404, action
     assert Entry.objects.get(pk=leaver.entry_id).status == "active"
+
+
+def test_the_dashboard_offers_to_reopen_a_round_under_a_draft_and_says_it_goes(w3):
+    director = signed_in(w3.alice)
+    play(w3.table, range(1, 10), [1, 2, 3, 4])
+    director.post(w3.url("rounds/1/force-close/"))
+    services.update_event(event=w3.event, data={"rounds_planned": 2})
+    services.start_round(event=w3.event, seed=3)  # round 2: being seated as a draft
+    assert Round.objects.get(event=w3.event, number=2).status in ("seating", "draft")
+    page = html.unescape(director.get(w3.url("rounds/1/")).content.decode())
+    assert "Reopen round 1" in page
+    assert "The draft seating of round 2 is discarded: start it again once this round" in page
+    director.post(w3.url("rounds/1/reopen/"))
+    assert list(w3.event.rounds.values_list("number", "status")) == [(1, "published")]
