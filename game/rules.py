@@ -429,6 +429,9 @@ class _HandCheck:
             why = (
                 "has no down and out unless the event agrees to it (trinidad_doubling): "
                 "the others simply score their cards"
+                if self.ruleset.challenge_allowed
+                else "has no down and out: its house rules do not double on one, so the "
+                "others simply score their cards"
             )
             self.problem(
                 "down_and_out",

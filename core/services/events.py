@@ -23,7 +23,7 @@ from core.services.standings import queue_standings_refresh
 from game.prizes import check_table as check_prize_table
 from game.ranking import check_tiebreaks as check_chain
 from game.rulesets import deal_problem
-from tournaments.models import Event
+from tournaments.models import PLAYED_ROUND_STATUSES, Event
 
 EVENT_FIELDS = (
     "slug",
@@ -166,9 +166,73 @@ def check_agreed_rules(event: Event) -> None:
         )
     if event.trinidad_doubling and not event.rules.challenge_allowed:
         raise InvalidInput(
-            "Trinidad doubling is for a Trinidad set; a Jamaican set always doubles on a "
+            "Trinidad doubling is for a Trinidad set; house rules say themselves whether a "
+            "down and out doubles (their down_and_out_doubles)."
+            if event.ruleset == Event.Ruleset.CUSTOM
+            else "Trinidad doubling is for a Trinidad set; a Jamaican set always doubles on a "
             "down and out.",
             field="trinidad_doubling",
+        )
+
+
+def house_settings(event: Event) -> dict[str, Any]:
+    """The event settings a custom ruleset decides, as its house rules set them ({}: a
+    built-in ruleset): the deck's jokers (so many per pack) and the penalty for an
+    over-call, so an event's document says what its hands are played to."""
+    values = event.house_values if event.custom_ruleset_id or event.frozen_ruleset else None
+    if values is None:
+        return {}
+    return {
+        "jokers": event.packs * values["jokers_per_pack"],
+        "director_penalty": values["overcall_penalty"],
+    }
+
+
+def apply_house_settings(
+    event: Event, data: Mapping[str, Any], stored: Event | None = None
+) -> None:
+    """Set what the house rules decide on `event`; a value `data` asks for that differs
+    (and is not simply the one `stored` already had, as a form sends back) is refused,
+    naming the field."""
+    in_force = house_settings(event)
+    refused = {
+        name: [
+            f"The house rules ({event.house_values['name']}) set this to {value}; change "
+            "them there, or play a built-in ruleset."
+        ]
+        for name, value in in_force.items()
+        if name in data
+        and data[name] != value
+        and (stored is None or data[name] != getattr(stored, name))
+    }
+    if refused:
+        raise InvalidInput(refused)
+    for name, value in in_force.items():
+        setattr(event, name, value)
+
+
+def check_rounds_planned(event: Event, data: Mapping[str, Any]) -> None:
+    """Fewer rounds planned than the event already has, or a switch to or from a
+    knockout once a round is in play or played: refused, naming the field."""
+    planned = data.get("rounds_planned")
+    if isinstance(planned, int) and not isinstance(planned, bool):
+        made = event.rounds.count()
+        if planned < made:
+            raise StateConflict(
+                f"The event has {made} rounds already; plan at least {made}.",
+                field="rounds_planned",
+            )
+    knockout = Event.Format.KNOCKOUT
+    if (
+        "format" in data
+        and data["format"] != event.format
+        and knockout in (data["format"], event.format)
+        and event.rounds.filter(status__in=PLAYED_ROUND_STATUSES).exists()
+    ):
+        raise StateConflict(
+            "A round has been played: the event cannot become a knockout, or stop being "
+            "one, now (who went through decides the later rounds' seating).",
+            field="format",
         )
 
 
@@ -183,6 +247,7 @@ def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None)
     """Create an event; the user who creates it becomes one of its directors."""
     check_settings(data)
     event = Event(**with_house_rules(data))
+    apply_house_settings(event, data)
     check_event(event)
     with_history_user(event, by).save()
     if by is not None and by.is_authenticated:
@@ -212,10 +277,12 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
                 for f in changed_scoring
             }
         )
+    check_rounds_planned(event, data)
     finishing = is_finishing(event, data)
     changed = copy.copy(event)
     for field, value in data.items():
         setattr(changed, field, value)
+    apply_house_settings(changed, data, event)
     check_event(changed)
     if event.public and not changed.public:
         check_may_be_private(event)  # a public series' legs and final stay public

@@ -4,7 +4,7 @@ import pytest
 
 from core import services
 from core.errors import InvalidInput, StateConflict
-from tests.fixtures import make_entries, make_event, make_table, make_user
+from tests.fixtures import make_entries, make_event, make_round, make_table, make_user
 from tournaments.models import Entry, Event, Player
 
 pytestmark = pytest.mark.django_db
@@ -157,3 +157,37 @@ def test_an_event_may_choose_its_tiebreaks():
         data={"slug": "tb", "name": "TB", "tiebreaks": ["hands_won", "points", "draw"]}
     )
     assert event.tiebreaks == ["hands_won", "points", "draw"]
+
+
+def test_fewer_rounds_cannot_be_planned_than_the_event_has():
+    event = make_event(rounds_planned=3)
+    make_round(event, number=1, status="closed")
+    make_round(event, number=2)
+    with pytest.raises(StateConflict) as refused:
+        services.update_event(event=event, data={"rounds_planned": 1})
+    assert refused.value.errors == {
+        "rounds_planned": ["The event has 2 rounds already; plan at least 2."]
+    }
+    assert Event.objects.get(pk=event.pk).rounds_planned == 3
+    assert services.update_event(event=event, data={"rounds_planned": 2}).rounds_planned == 2
+
+
+@pytest.mark.parametrize(("before", "after"), [("total", "knockout"), ("knockout", "total")])
+def test_an_event_does_not_become_or_stop_being_a_knockout_once_a_round_is_played(before, after):
+    event = make_event(format=before, rounds_planned=3)
+    make_round(event, status="published")
+    with pytest.raises(StateConflict) as refused:
+        services.update_event(event=event, data={"format": after})
+    assert list(refused.value.errors) == ["format"]
+    assert Event.objects.get(pk=event.pk).format == before
+    # Between total and table points it re-ranks what was played (no seating depends on it).
+    if before == "total":
+        assert services.update_event(event=event, data={"format": "table-points"}).format == (
+            "table-points"
+        )
+
+
+def test_a_knockout_can_still_be_chosen_before_the_first_round_is_played():
+    event = make_event(rounds_planned=3)
+    make_round(event, status="draft")
+    assert services.update_event(event=event, data={"format": "knockout"}).format == "knockout"

@@ -198,3 +198,43 @@ def test_house_rules_chosen_after_the_request_read_the_event_are_still_frozen(ho
     services.record_hand(table=again, number=1, entry=sheet())
     event.refresh_from_db()
     assert event.frozen_ruleset["overcall_penalty"] == 75
+
+
+def test_an_events_document_says_the_jokers_and_penalty_its_house_rules_set(house):
+    """House rules decide the deck's jokers and the over-call penalty: the event keeps
+    their values, and asking for others is refused, naming the field."""
+    event = services.create_event(data={"slug": "h", "name": "H", "custom_ruleset": house})
+    assert (event.jokers, event.director_penalty) == (2 * 3, 75)
+    with pytest.raises(InvalidInput) as refused:
+        services.create_event(
+            data={"slug": "h2", "name": "H2", "custom_ruleset": house, "jokers": 8}
+        )
+    assert refused.value.errors == {
+        "jokers": [
+            "The house rules (Club Ten) set this to 6; change them there, or play a built-in "
+            "ruleset."
+        ]
+    }
+    with pytest.raises(InvalidInput) as refused:
+        services.update_event(event=event, data={"director_penalty": 50})
+    assert list(refused.value.errors) == ["director_penalty"]
+    event = services.update_event(event=event, data={"packs": 3, "jokers": 6})  # as it was
+    assert (event.packs, event.jokers) == (3, 9)
+    with pytest.raises(InvalidInput) as refused:
+        services.update_event(event=event, data={"trinidad_doubling": True})
+    assert "house rules say themselves whether a down and out doubles" in str(refused.value)
+
+
+def test_house_rules_that_do_not_double_say_so_when_a_down_and_out_is_entered(root):
+    plain = create_house_ruleset(
+        data={**HOUSE, "slug": "plain", "name": "Plain", "down_and_out_doubles": False}, by=root
+    )
+    event = services.create_event(data={"slug": "p", "name": "P", "custom_ruleset": plain})
+    event.status = "running"
+    event.save()
+    table = make_round(event).tables.get(number=1)
+    with pytest.raises(HandRejected) as refused:
+        services.record_hand(table=table, number=1, entry=sheet(down_and_out=True))
+    (message,) = refused.value.errors["down_and_out"]
+    assert "its house rules do not double on one" in message
+    assert "trinidad_doubling" not in message
