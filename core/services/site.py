@@ -3,6 +3,8 @@ pages; stored in the database so every web process prints the same, with history
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from urllib.parse import urlsplit
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -19,6 +21,25 @@ def may_set_site_url(user: AbstractBaseUser | None) -> bool:
         and user.is_authenticated
         and (user.is_superuser or user.has_perm("tournaments.change_sitesetting"))
     )
+
+
+HOST_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$", re.IGNORECASE)
+
+
+def is_host(name: str) -> bool:
+    """An IP address, or a host name a phone can look up (letters, digits and hyphens
+    in dot-separated labels, accented names as IDNA)."""
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    try:
+        ascii_name = name.encode("idna").decode("ascii")
+    except UnicodeError:
+        return False
+    labels = ascii_name.removesuffix(".").split(".")
+    return len(ascii_name) <= 253 and all(HOST_LABEL.match(label) for label in labels)
 
 
 def check_site_url(value: str) -> str:
@@ -45,10 +66,14 @@ def check_site_url(value: str) -> str:
             "Give the site's address only (scheme, host and port), without a path.",
             field="site_url",
         )
+    if not is_host(parts.hostname):
+        raise InvalidInput(
+            f"{parts.hostname!r} is not a host name or an IP address.", field="site_url"
+        )
     netloc = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
     if port is not None:
         netloc += f":{port}"
-    return f"{parts.scheme}://{netloc}"
+    return f"{parts.scheme}://{netloc}"  # at most 8 + 253 + 6 characters: it fits
 
 
 @transaction.atomic

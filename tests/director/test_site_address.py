@@ -50,9 +50,15 @@ def test_the_stored_address_comes_first_then_the_setting_then_the_request(settin
         ("ftp://x.org", "is not a web address"),
         ("https://x.org/some/path", "without a path"),
         ("http://x.org:port", "is not an address"),
+        ("http://ex ample.com", "'ex ample.com' is not a host name or an IP address"),
+        ("http://-venue.org", "is not a host name"),
+        ("http://" + "a" * 300 + ".com", "is not a host name"),  # a label is 63 at most
+        ("http://" + ".".join(["a" * 60] * 5), "is not a host name"),  # 253 at most in all
     ],
 )
 def test_a_bad_address_is_refused_with_the_reason(root, value, reason):
+    """Refused before anything is written (a host with a space or a hyphen at a label's
+    edge, a name too long to look up, which is also too long for its column)."""
     with pytest.raises(InvalidInput, match=reason):
         services.set_site_url(site_url=value, by=root)
     assert not SiteSetting.objects.exists()
@@ -85,3 +91,10 @@ def test_the_dashboard_warns_before_printing_qr_codes_to_a_loopback_address(w, s
     assert "The QR codes now point at http://192.168.1.20:8000." in page
     assert "Before printing QR codes:" not in page
     assert "QR codes open http://192.168.1.20:8000" in page
+
+
+@pytest.mark.parametrize(
+    "value", ["http://192.168.1.20:8000", "https://kalooki.example.org", "http://[::1]:8000"]
+)
+def test_a_good_address_is_kept(root, value):
+    assert services.set_site_url(site_url=value, by=root).site_url == value
