@@ -8,10 +8,12 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
+from django.forms.utils import pretty_name
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import capfirst
 
 from core import selectors, services
 from core.errors import ServiceError
@@ -84,10 +86,23 @@ def act(
     return back_to(request, default)
 
 
+def django_default(field, error) -> bool:
+    """Whether `error` is one of the field class's own messages (which do not say which
+    box they are about), not one the form words itself."""
+    defaults = (getattr(k, "default_error_messages", {}) for k in type(field).__mro__)
+    return any(error.message in known.values() for known in defaults)
+
+
 def invalid_form(request: HttpRequest, form, default: str) -> HttpResponse:
-    for errors in form.errors.values():
-        for text in errors:
-            messages.error(request, text)
+    """Each of the form's errors as a message; Django's own ones ("This field is
+    required.") name their box first ("Leave after hand: This field is required.")."""
+    for name, errors in form.errors.as_data().items():
+        field = form.fields.get(name)
+        label = capfirst(field.label or pretty_name(name)) if field is not None else ""
+        for error in errors:
+            for text in error.messages:
+                named = label and django_default(field, error)
+                messages.error(request, f"{label}: {text}" if named else text)
     return back_to(request, default)
 
 

@@ -231,7 +231,7 @@ def test_starting_a_round_while_one_is_in_play_is_refused(w, director):
 def test_a_seed_that_is_not_a_number_is_refused(w, director):
     director.post(w.url("rounds/1/force-close/"), follow=True)
     response = director.post(w.url("rounds/start/"), {"seed": "abc"}, follow=True)
-    assert flashes(response) == ["Enter a whole number."]
+    assert flashes(response) == ["Seed: Enter a whole number."]
     assert not Round.objects.filter(number=2).exists()
 
 

@@ -40,7 +40,7 @@ def test_a_late_player_is_added_from_the_dashboard(w, director):
 
 def test_a_late_player_needs_a_name_and_a_free_seed(w, director):
     response = director.post(w.url("players/add/"), {"name": ""}, follow=True)
-    assert flashes(response) == ["This field is required."]
+    assert flashes(response) == ["Name: This field is required."]
     response = director.post(w.url("players/add/"), {"name": "X", "seed_number": "1"}, follow=True)
     assert flashes(response) == ["Seed 1 is already taken."]
     assert not Player.objects.filter(name="X").exists()  # one transaction: nothing written

@@ -68,7 +68,7 @@ def test_a_refused_action_says_why_and_changes_nothing(w, director):
         "The clock is running: pause it first to start it again."
     ]
     assert flashes(clock(director, w, action="dance")) == [
-        "Select a valid choice. dance is not one of the available choices."
+        "Action: Select a valid choice. dance is not one of the available choices."
     ]
     assert RoundClock.objects.get().history.count() == 1
 
@@ -100,7 +100,7 @@ def test_announcements_are_posted_removed_and_kept_in_the_history(w, director):
 
 def test_an_empty_announcement_is_refused(w, director):
     response = director.post(w.url("announcements/"), {"text": " "}, follow=True)
-    assert flashes(response) == ["This field is required."]
+    assert flashes(response) == ["Announcement: This field is required."]
     assert not Announcement.objects.exists()
 
 
