@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import AnonymousUser
 from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.series_serializers import PrizeSerializer
 from core.selectors import quality_by_player, visible_players
+from core.selectors.series import visible_series
 from core.services import EVENT_FIELDS
 from core.services.events import EXTRA_FIELDS
 from game.prizes import TIE_POLICIES
@@ -45,7 +47,10 @@ class EventSerializer(serializers.ModelSerializer):
     )
     prizes = PrizeSerializer(many=True, required=False)
     prize_ties = serializers.ChoiceField(choices=TIE_POLICIES, required=False)
-    series = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
+    series = serializers.SerializerMethodField(
+        help_text="the slug of the series the event is a leg of; null: none, or a private "
+        "series the reader may not see"
+    )
 
     class Meta:
         model = Event
@@ -57,6 +62,26 @@ class EventSerializer(serializers.ModelSerializer):
             "frozen_ruleset",
             "series",
         ]
+
+    @extend_schema_field(serializers.SlugField(allow_null=True))
+    def get_series(self, event: Event) -> str | None:
+        """The series' slug if the reader may see it (a private series' slug tells of
+        it). Looked up once for every event of the response, kept on the root
+        serializer: one query for a whole list. No request: an anonymous reader."""
+        if event.series_id is None:
+            return None
+        root = self.root
+        shown: dict[int, str | None] = root.__dict__.setdefault("_shown_series", {})
+        if event.series_id not in shown:
+            listed = root.instance
+            events = [listed] if isinstance(listed, Event) else list(listed or ())
+            ids = {e.series_id for e in events if isinstance(e, Event) and e.series_id}
+            ids = (ids | {event.series_id}) - shown.keys()
+            request = self.context.get("request")
+            reader = request.user if request is not None else AnonymousUser()
+            slugs = dict(visible_series(reader).filter(pk__in=ids).values_list("pk", "slug"))
+            shown.update({pk: slugs.get(pk) for pk in ids})
+        return shown[event.series_id]
 
     def to_internal_value(self, data):
         values = super().to_internal_value(data)

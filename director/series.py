@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST, require_safe
 from core import selectors, services
 from core.selectors import series as reads
 from director.common import act, invalid_form
+from game.series import default_points_scale
 from tournaments.models import Event, Series
 
 
@@ -35,9 +36,14 @@ class ScaleField(forms.CharField):
 
 
 class SeriesForm(forms.Form):
+    """A series' settings as its settings form changes them: a blank scale keeps the
+    current one (`data_for_service`)."""
+
     name = forms.CharField(max_length=200)
     season = forms.CharField(max_length=40, required=False)
-    points_scale = ScaleField(required=False, help_text="best place first; blank: the default")
+    points_scale = ScaleField(
+        required=False, help_text="best place first; blank: keep the current scale"
+    )
     best_of = forms.IntegerField(min_value=1, max_value=100, required=False)
     qualifiers = forms.IntegerField(min_value=0, max_value=1000, initial=16)
     public = forms.BooleanField(required=False, initial=True)
@@ -50,7 +56,15 @@ class SeriesForm(forms.Form):
 
 
 class NewSeriesForm(SeriesForm):
+    """A new series: a blank scale is the default one (the service leaves it unset)."""
+
     slug = forms.SlugField(max_length=80)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        first = ", ".join(str(points) for points in default_points_scale()[:3])
+        scale = self.fields["points_scale"]
+        scale.help_text = f"best place first; blank: the default ({first}, ...)"
 
 
 class EventChoiceForm(forms.Form):

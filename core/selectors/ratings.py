@@ -188,8 +188,8 @@ def event_results(history: dict) -> list[EventResult]:
 
 def best_results(results: list[EventResult], *, count: int = 3) -> list[EventResult]:
     """The player's best places (finished events first, then the best place, then the
-    lowest points)."""
-    placed = [r for r in results if r.place is not None]
+    lowest points); an event they played no set in is no result of theirs."""
+    placed = [r for r in results if r.place is not None and r.sets]
     return sorted(placed, key=lambda r: (not r.final, r.place, r.points))[:count]
 
 

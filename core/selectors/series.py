@@ -86,12 +86,15 @@ def final_rounds(legs: list[Event]) -> dict[int, int]:
 
 
 def final_places(legs: list[Event]) -> list[tuple[int, int, int]]:
-    """(event id, player id, final place) for every player of every final leg. 2 queries."""
+    """(event id, player id, final place) for every player of every final leg who
+    played at least one set in it (a set left unfinished counts): a player who withdrew
+    before their first set keeps a row in the leg's standings but earns nothing, and
+    the leg is not one they played. 2 queries."""
     rounds = final_rounds(legs)
     if not rounds:
         return []
     return list(
-        Standing.objects.filter(round_id__in=rounds.values()).values_list(
+        Standing.objects.filter(round_id__in=rounds.values(), sets_played__gt=0).values_list(
             "event_id", "entry__player_id", "rank"
         )
     )

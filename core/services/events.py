@@ -18,7 +18,7 @@ from core.services.hands import overrule_open_entries
 from core.services.ratings import queue_ratings_refresh
 from core.services.rounds import check_can_finish
 from core.services.screens import screens_changed
-from core.services.series import check_may_be_private
+from core.services.series import check_final_format, check_may_be_private
 from core.services.standings import queue_standings_refresh
 from game.prizes import check_table as check_prize_table
 from game.ranking import check_tiebreaks as check_chain
@@ -278,6 +278,8 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
             }
         )
     check_rounds_planned(event, data)
+    if "format" in data and data["format"] != event.format:
+        check_final_format(event, data["format"])  # a final carrying a score ranks by total
     finishing = is_finishing(event, data)
     changed = copy.copy(event)
     for field, value in data.items():

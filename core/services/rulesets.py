@@ -30,7 +30,16 @@ def check_house_data(data: Mapping[str, Any], current: HouseRuleset | None = Non
     values.update({k: v for k, v in data.items() if k in HouseRuleset.VALUE_FIELDS})
     problems = check_house(values)
     if problems:
-        raise InvalidInput({field: [f"Give {why}."] for field, why in problems.items()})
+        raise InvalidInput({field: [in_words(why)] for field, why in problems.items()})
+
+
+def in_words(why: str) -> str:
+    """The rules engine's reason as a sentence. One that says what to do ("give 1 to 20
+    hands") or names its hand ("hand 3: deal 5 to 20 cards, not 30") is one already; a
+    bare value ("0 to 8 jokers per pack") is what to give."""
+    if not why.startswith(("give ", "hand ")):
+        why = f"give {why}"
+    return f"{why[0].upper()}{why[1:]}."
 
 
 @transaction.atomic

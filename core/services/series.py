@@ -71,7 +71,8 @@ def queue_series_refresh(series_id: int) -> None:
 
 def check_series(data: Mapping[str, Any], *, series: Series | None = None) -> None:
     """The settings' own checks; given the series as stored, also that making it public
-    leaves no private leg or final (the admin checks through this)."""
+    leaves no private leg or final, and that a new carried-over step suits its final
+    (the admin checks through this)."""
     unknown = sorted(set(data) - set(SERIES_FIELDS) - set(LINK_FIELDS))
     if unknown:
         raise InvalidInput({name: ["This is not a series setting."] for name in unknown})
@@ -84,6 +85,11 @@ def check_series(data: Mapping[str, Any], *, series: Series | None = None) -> No
         check_prizes(data["prizes"])
     if series is not None and series.pk is not None and data.get("public") and not series.public:
         check_may_be_public(series, final=series.final, lock=False)
+    step = data.get("carry_over_step")
+    stored = series is not None and series.pk is not None and "final" not in data
+    if stored and isinstance(step, int) and step != series.carry_over_step:
+        check_carry_over(step, series.final, field="carry_over_step")  # its final as stored
+        check_step_unchanged(series, step, series.final)
 
 
 def check_public_event(public: bool, event: Event, *, as_: str, field: str = "event") -> None:
@@ -141,6 +147,49 @@ def check_not_final_elsewhere(series: Series, event: Event, *, field: str) -> No
         raise InvalidInput(
             f"{event.name} is already the final of {other}; an event is the final of one series.",
             field=field,
+        )
+
+
+def check_carry_over(
+    step: int, final: Event | None, *, field: str, error: type[ServiceError] = InvalidInput
+) -> None:
+    """A carried-over score is penalty points: only a final ranked by total points
+    (format "total") can start from one."""
+    if step and final is not None and final.format != Event.Format.TOTAL:
+        raise error(
+            f"A carried-over score is penalty points: the final, {final.name}, must rank by "
+            'total points (format "total"), or carry_over_step be 0.',
+            field=field,
+        )
+
+
+def check_final_format(event: Event, format: str) -> None:
+    """An event that is the final of a series carrying a score keeps ranking by total
+    points (for the event's own settings to call before changing `format`)."""
+    if format == Event.Format.TOTAL:
+        return
+    series = Series.objects.filter(final=event, carry_over_step__gt=0).first()
+    if series is not None:
+        raise InvalidInput(
+            f"This event is the final of {series}, which carries a score into it as penalty "
+            'points: it ranks by total points (format "total"). Clear the series\' final, '
+            "or set its carry_over_step to 0, first.",
+            field="format",
+        )
+
+
+def check_step_unchanged(series: Series, step: int, final: Event | None) -> None:
+    """The final's entries carry the points the step gave when they were entered: once
+    the final has entries, a new step would leave them as they are (recomputing them
+    needs the series ranks and the seeding they were made with), so it is refused."""
+    if step == series.carry_over_step or final is None:
+        return
+    if Entry.objects.filter(event=final).exists():
+        raise InvalidInput(
+            f"{final.name}, the final, has its entries already, and their carried points "
+            "stay as they were entered: a new step would not change them. To change it, "
+            "clear the final (null) with the new step, then enter the qualifiers again.",
+            field="carry_over_step",
         )
 
 
@@ -205,6 +254,7 @@ def create_series(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None
     final = values.pop("final", None)
     series = Series(**values)
     series.final = final_event(series, final, public=series.public, by=by)
+    check_carry_over(series.carry_over_step, series.final, field="final")
     full_clean_or_raise(series)
     with_history_user(series, by).save()
     if by is not None and by.is_authenticated:
@@ -233,6 +283,12 @@ def update_series(
         final = before
     if values.get("public") and not series.public:
         check_may_be_public(series, final=final)
+    step = values.get("carry_over_step", series.carry_over_step)
+    if "final" in data and final != before:
+        check_carry_over(step, final, field="final")
+    if step != series.carry_over_step:
+        check_carry_over(step, final, field="carry_over_step")
+        check_step_unchanged(series, step, final)
     for field, value in values.items():
         setattr(series, field, check_prizes(value) if field == "prizes" else value)
     series.final = final
@@ -333,16 +389,17 @@ def create_final(
             f"{event.name} has started; the final's entries are made before its first round.",
             field="event",
         )
-    if series.carry_over_step and event.format != Event.Format.TOTAL:
-        raise StateConflict(
-            "A carried-over score is penalty points: the final must rank by total points "
-            '(format "total").',
-            field="event",
-        )
+    check_carry_over(series.carry_over_step, event, field="event", error=StateConflict)
     if series.final_id not in (None, event.pk):
         raise StateConflict("This series already has its final.", field="event")
     check_not_final_elsewhere(series, event, field="event")
     check_public_event(series.public, event, as_="the final")
+    if not series.qualifiers:
+        raise StateConflict(
+            "This series sends nobody to its final: its qualifiers is 0. Set how many "
+            "players, by series rank, qualify first.",
+            field="qualifiers",
+        )
     if derived.is_dirty(SERIES_STANDINGS, series.pk):
         refresh_series_standings(series=series)
     qualified = list(
