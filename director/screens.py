@@ -26,16 +26,18 @@ REMOVED_SHOWN = 20  # the history under the panel; the admin and the API have al
 def panel(event: Event, current: Round | None) -> dict[str, Any]:
     """The dashboard's screens panel: the clock of the round in play and the
     announcements, showing and removed: 4 queries."""
-    clock = face = None
+    clock = face = state = None
     extra_faces: tuple = ()
     if current is not None and current.status == Round.Status.PUBLISHED:
         clock = selectors.round_clock(event, current.number)
         now = timezone.now()
         face, extra_faces = clock.face(now), clock.extra_faces(now)
+        state = clock.clock.state(now)  # running while any table still plays
     return {
         "round": current,
         "clock": clock,
         "face": face,
+        "state": state,
         "extra_faces": extra_faces,
         "showing": list(selectors.announcements(event, current=True)),
         "removed": list(selectors.announcements(event, current=False, limit=REMOVED_SHOWN)),

@@ -11,10 +11,12 @@ The rules a director meets:
 - start: from stopped, paused or over (starting again restarts the round's time and
   drops every table's extra time); refused while running (pause first, so a stray
   Enter cannot restart a round).
-- pause: only while running. resume: only while paused.
+- Running means some table still plays: the round's time, or a table's extra time, is
+  not over. pause: only while running (it stops every table). resume: only while paused.
 - extend: every table, or one; refused before the clock starts. Minutes added to time
   that has run out count from now ("five more minutes" means five from now); negative
   minutes take time back (a mistyped extension), never a table's extra below zero.
+- close (the round is closed, not a director's clock action): over from then on.
 """
 
 from __future__ import annotations
@@ -86,7 +88,11 @@ class Clock:
         return Reading(RUNNING if remaining > 0 else OVER, remaining, end)
 
     def state(self, now: datetime) -> str:
-        return self.read(now).state
+        """The clock as a whole: running while the round or any table has time left."""
+        state = self.read(now).state
+        if state == OVER and any(self.read(now, t).state == RUNNING for t in self.extra_s):
+            return RUNNING
+        return state
 
     # --- The director's actions: each returns the clock it leaves ---------------------
 
@@ -123,8 +129,14 @@ class Clock:
         moment = self.paused_at or now
         delta = timedelta(minutes=minutes)
         if table is None:
-            base = max(self.ends_at, moment) if minutes > 0 else self.ends_at
-            return replace(self, ends_at=base + delta)
+            if minutes < 0 or self.ends_at >= moment:
+                return replace(self, ends_at=self.ends_at + delta)
+            # The round's time is over: it restarts from now, and each table keeps what
+            # it had left on top, so every table gets exactly `minutes` more.
+            over_s = (moment - self.ends_at).total_seconds()
+            left = {t: ceil(s - over_s) for t, s in self.extra_s.items()}
+            extras = {t: s for t, s in left.items() if s > 0}
+            return replace(self, ends_at=moment + delta, extra_s=extras)
         extra = self.extra_s.get(table, 0)
         if minutes > 0:
             end = max(self.ends_at + timedelta(seconds=extra), moment) + delta
@@ -139,6 +151,21 @@ class Clock:
                 )
         extras = {**self.extra_s, table: seconds}
         return replace(self, extra_s={t: s for t, s in extras.items() if s})
+
+    def close(self, at: datetime) -> Clock:
+        """The clock of a round closed at `at`: no table plays on, so from then on it
+        reads over, each table's time having ended when it ran out or at `at`."""
+        if self.ends_at is None:
+            return Clock(minutes=self.minutes, ends_at=at)
+        # A paused clock kept its time left: as if resumed at `at`.
+        end = self.ends_at + (at - self.paused_at if self.paused_at is not None else timedelta())
+        ends_at = min(end, at)
+        # Rounded down: no table's time may end after the round closed.
+        extras = {
+            t: int((min(end + timedelta(seconds=s), at) - ends_at).total_seconds())
+            for t, s in self.extra_s.items()
+        }
+        return Clock(self.minutes, ends_at, extra_s={t: s for t, s in extras.items() if s > 0})
 
     def act(self, now: datetime, action: str, minutes: int | None, table: int | None) -> Clock:
         """One director action, as the API names it (`ACTIONS`)."""

@@ -76,31 +76,44 @@ class RoundClockView:
     clock: Clock
     time_rule: str
     tables: tuple[int, ...] = ()  # every table of the round (read for the API only)
+    closed: bool = False
+    # When the round was closed; a closed round's clock is over from then (`Clock.close`).
+    closed_at: datetime | None = None
 
     @property
     def started(self) -> bool:
         return self.clock.started
 
+    def at(self, now: datetime) -> tuple[Clock, datetime]:
+        """The clock to read at `now`, and the moment to read it at: a closed round's is
+        over from its closing (even on a server whose time lags the one that closed it)."""
+        if not self.closed:
+            return self.clock, now
+        closed_at = self.closed_at or now
+        return self.clock.close(closed_at), max(now, closed_at)
+
     def read(self, now: datetime) -> ClockReading:
+        clock, now = self.at(now)
         return ClockReading(
             round=self.round,
-            minutes=self.clock.minutes,
-            reading=self.clock.read(now),
+            minutes=clock.minutes,
+            reading=clock.read(now),
             time_rule=self.time_rule,
             tables=tuple(
-                TableClock(number, self.clock.extra_s.get(number, 0), self.clock.read(now, number))
+                TableClock(number, clock.extra_s.get(number, 0), clock.read(now, number))
                 for number in self.tables
             ),
         )
 
     def face(self, now: datetime, table: int | None = None) -> ClockFace:
+        clock, now = self.at(now)
         label = f"Table {table}" if table else f"Round {self.round}"
-        extra = self.clock.extra_s.get(table, 0) if table else 0
-        return ClockFace(label, self.clock.read(now, table), extra)
+        extra = clock.extra_s.get(table, 0) if table else 0
+        return ClockFace(label, clock.read(now, table), extra)
 
     def extra_faces(self, now: datetime) -> tuple[ClockFace, ...]:
         """The tables given extra time, each with its own clock."""
-        return tuple(self.face(now, table) for table in sorted(self.clock.extra_s))
+        return tuple(self.face(now, table) for table in sorted(self.at(now)[0].extra_s))
 
 
 def clock_of(event: Event, stored: RoundClock | None) -> Clock:
@@ -119,6 +132,8 @@ def round_clock(event: Event, number: int) -> RoundClockView:
         clock=clock_of(event, stored),
         time_rule=event.time_rule,
         tables=tuple(tables),
+        closed=round_.status == Round.Status.CLOSED,
+        closed_at=round_.closed_at,
     )
 
 

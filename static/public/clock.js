@@ -8,6 +8,10 @@
 // - A page that polls (htmx, every few seconds) says when it is showing old data: after
 //   STALE_MS without an answer it shows since when, and hides it at the next answer.
 //   The clock keeps counting meanwhile: it needs no network.
+// - A live region ([data-poll], hx-trigger "every Ns") polls only while the page is
+//   visible: a hidden page's polls are cancelled before they are sent, and once it is
+//   shown again each region that skipped one asks at once. Not an hx-trigger filter:
+//   htmx evaluates those with eval, which htmx-config and the Content-Security-Policy forbid.
 (function () {
   "use strict";
   var TICK_MS = 200;
@@ -75,9 +79,33 @@
     tick();
   });
 
+  // --- No polls while hidden -----------------------------------------------------------
+  var skipped = []; // the live regions that let a poll go while the page was hidden
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || !elt.hasAttribute("data-poll") || document.visibilityState === "visible") return;
+    event.preventDefault();
+    if (skipped.indexOf(elt) < 0) skipped.push(elt);
+  });
+
+  // The region's own request (its hx-get, hx-swap and target), as a poll would send it;
+  // htmx.trigger(elt, "every") would do nothing: "every" is a timer, not an event.
+  function refresh(elt) {
+    if (!elt.isConnected || !window.htmx) return;
+    window.htmx.ajax("get", elt.getAttribute("hx-get"), { source: elt });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState !== "visible") return;
+    var due = skipped;
+    skipped = [];
+    due.forEach(refresh);
+  });
+
   // --- Old data: say so while the polls get no answer ----------------------------------
   function polling() {
-    return document.querySelector("[hx-trigger^='every']");
+    return document.querySelector("[data-poll]");
   }
 
   function clockTime(ms) {

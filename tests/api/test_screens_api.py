@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection
+from django.db.models import F
 from django.test.utils import CaptureQueriesContext
 
 from core import services
@@ -94,6 +95,36 @@ def test_an_action_the_state_forbids_is_409(api, alice, two_tables):
     closed = client.post(CLOCK, {"action": "start"}, format="json")
     assert closed.status_code == 409 and "closed" in closed.json()["round"][0]
     assert not RoundClock.objects.exists()
+
+
+def test_a_director_pauses_while_a_table_still_plays_its_extra_time(api, alice, two_tables):
+    client = api.as_(alice)
+    client.post(CLOCK, {"action": "start", "minutes": 1}, format="json")
+    client.post(CLOCK, {"action": "extend", "minutes": 5, "table": 2}, format="json")
+    RoundClock.objects.update(ends_at=F("ends_at") - timedelta(minutes=2))  # a round over
+    paused = client.post(CLOCK, {"action": "pause"}, format="json")
+    assert paused.status_code == 200, paused.json()
+    tables = {t["number"]: t for t in paused.json()["tables"]}
+    assert tables[1]["state"] == tables[2]["state"] == "paused"
+    assert tables[1]["remaining_s"] == 0 and 235 <= tables[2]["remaining_s"] <= 240
+
+
+@pytest.mark.parametrize("time_left", [True, False])
+def test_a_closed_rounds_clock_reads_over_and_stops_counting(api, alice, two_tables, time_left):
+    client = api.as_(alice)
+    client.post(CLOCK, {"action": "start", "minutes": 50}, format="json")
+    client.post(CLOCK, {"action": "extend", "minutes": 3, "table": 2}, format="json")
+    round_ = Round.objects.get(event=two_tables)
+    if not time_left:  # the round's time ran out, table 2's extra time not yet
+        RoundClock.objects.update(ends_at=F("ends_at") - timedelta(minutes=51))
+    services.close_round(round=round_, force=True)
+    closed_at = Round.objects.get(pk=round_.pk).closed_at
+    body = api.as_().get(CLOCK).json()
+    assert (body["state"], body["remaining_s"]) == ("over", 0)
+    assert datetime.fromisoformat(body["ends_at"]) <= closed_at
+    assert {(t["state"], t["remaining_s"]) for t in body["tables"]} == {("over", 0)}
+    assert all(datetime.fromisoformat(t["ends_at"]) <= closed_at for t in body["tables"])
+    assert api.as_().get(CLOCK).json() == body  # nothing counts down any more
 
 
 def test_only_a_director_changes_the_clock(api, alice, bob, root, two_tables):

@@ -165,3 +165,61 @@ def test_a_private_event_is_not_reachable(live_server, new_page):
     assert page.goto(f"{live_server.url}/events/hidden/projector/").status == 404
     page.goto(f"{live_server.url}/")
     assert "Hidden Invitational" not in page.content()
+
+
+# Every htmx request the page starts, in order: when, whether it was sent (or cancelled)
+# and whether the page was visible.
+WATCH_REQUESTS = """() => {
+    window.__requests = [];
+    document.addEventListener('htmx:beforeRequest', (event) => {
+        window.__requests.push({
+            at: performance.now(),
+            sent: !event.defaultPrevented,
+            visible: document.visibilityState === 'visible',
+        });
+    });
+}"""
+
+# The browser's tab hidden or shown again, as the page sees it.
+SET_VISIBILITY = """(state) => {
+    Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => state});
+    Object.defineProperty(document, 'hidden', {configurable: true, get: () => state !== 'visible'});
+    document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def test_the_leaderboard_polls_while_visible_rests_while_hidden_and_logs_no_error(
+    live_server, new_page, kingston
+):
+    page = new_page(390, 844)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    polled = []
+    page.on("request", lambda r: polled.append(r.url) if "/live/" in r.url else None)
+    page.goto(f"{live_server.url}/events/kingston/")
+    expect(page.locator("#leaderboard")).to_have_attribute("data-poll", "")
+    page.evaluate(WATCH_REQUESTS)
+
+    # Visible: it polls every 3 s, each poll sent.
+    page.wait_for_function("() => window.__requests.length >= 2")
+    assert all(r["sent"] for r in page.evaluate("window.__requests"))
+    assert len(polled) >= 2
+
+    # Hidden: the next poll comes due and is not sent.
+    page.evaluate(SET_VISIBILITY, "hidden")
+    sent = len(polled)
+    page.wait_for_function("() => window.__requests.some(r => !r.visible)", timeout=LIVE_TIMEOUT)
+    skipped = page.evaluate("window.__requests.filter(r => !r.visible)")
+    assert [r["sent"] for r in skipped] == [False]
+    assert len(polled) == sent
+
+    # Shown again at once: it asks then, not 3 s after the poll it skipped; then polls on.
+    count = len(page.evaluate("window.__requests"))
+    page.evaluate(SET_VISIBILITY, "visible")
+    page.wait_for_function("n => window.__requests.length > n", arg=count, timeout=1_500)
+    refresh = page.evaluate("window.__requests")[count]
+    assert refresh["sent"] and refresh["at"] - skipped[0]["at"] < 2_000
+    page.wait_for_function("n => window.__requests.length > n + 1", arg=count)
+    assert len(polled) >= sent + 2
+    assert errors == []  # htmx logs an eval it refuses (evalDisallowedError) as an error

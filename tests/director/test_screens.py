@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import re
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -131,3 +132,17 @@ def test_the_rule_at_time_is_written_from_the_panel(w, director):
     too_long = director.post(w.url("time-rule/"), {"time_rule": "x" * 301}, follow=True)
     assert flashes(too_long) == ["Ensure this value has at most 300 characters (it has 301)."]
     assert signed_in(w.bob).post(w.url("time-rule/"), {"time_rule": "Mine"}).status_code == 404
+
+
+def test_the_panel_offers_pause_while_a_table_still_plays_its_extra_time(w, director):
+    """The round's own time is up but table 2 plays on: the clock as a whole runs."""
+    now = timezone.now()
+    RoundClock.objects.create(
+        round=w.round,
+        minutes=60,
+        ends_at=now - timedelta(minutes=1),
+        table_extra_s={"2": 300},
+    )
+    page = Page(director.get(w.url()).content)
+    assert page.has("clock-pause") and "Start again" not in page.text("clock")
+    assert flashes(clock(director, w, action="pause"))[0].startswith("The clock is paused")

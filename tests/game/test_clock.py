@@ -17,6 +17,7 @@ from game.clock import (
     Clock,
     ClockConflict,
     ClockInvalid,
+    Reading,
     format_duration,
 )
 
@@ -82,6 +83,44 @@ def test_one_tables_extra_time_is_its_own():
     assert again.read(at(100)).state == OVER
 
 
+def test_extending_every_table_after_time_ran_out_gives_each_exactly_the_minutes():
+    clock = started(1).extend(at(0), 2, table=2)  # table 2 ends at 3 minutes
+    assert clock.read(at(2, 4), table=2).remaining_s == 56
+    later = clock.extend(at(2, 4), 1)
+    assert later.read(at(2, 4), table=2).remaining_s == 56 + 60
+    assert later.read(at(2, 4)).remaining_s == 60  # the round's own time, from now
+    assert later.read(at(2, 4), table=1).remaining_s == 60
+    assert later.read(at(3, 5), table=2).state == RUNNING
+    assert later.read(at(4, 1), table=2).state == OVER
+
+
+def test_extending_every_table_when_all_time_ran_out_counts_from_now_for_each():
+    clock = started(1).extend(at(0), 2, table=2).extend(at(10), 5)
+    assert clock.extra_s == {}
+    assert [clock.read(at(10), table=t).remaining_s for t in (None, 1, 2)] == [300] * 3
+
+
+def test_extending_every_table_while_paused_after_time_ran_out_counts_from_the_pause():
+    clock = started(1).extend(at(0), 2, table=2).pause(at(2, 4)).extend(at(5), 1)
+    assert clock.read(at(5), table=2).remaining_s == 116
+    resumed = clock.resume(at(6))
+    assert resumed.read(at(6), table=2).remaining_s == 116
+    assert resumed.read(at(6)).remaining_s == 60
+
+
+def test_a_director_pauses_while_a_table_still_plays_its_extra_time():
+    clock = started(1).extend(at(0), 2, table=2)
+    assert clock.state(at(2)) == RUNNING  # the round's own time is over, table 2's is not
+    paused = clock.act(at(2), "pause", minutes=None, table=None)
+    assert paused.read(at(10), table=2) == paused.read(at(2), table=2)
+    assert paused.read(at(10), table=2).state == PAUSED
+    assert paused.resume(at(10)).read(at(10), table=2).remaining_s == 60
+    with pytest.raises(ClockConflict, match="Time is up"):
+        clock.pause(at(3))  # every table's time is over
+    with pytest.raises(ClockConflict, match="pause it first"):
+        clock.start(at(2), 30)  # starting again would drop table 2's extra time
+
+
 def test_a_table_whose_time_ran_out_gets_its_minutes_from_now():
     clock = started(90).extend(at(10), 2, table=1)  # table 1 ends at 92
     later = clock.extend(at(95), 5, table=1)
@@ -111,6 +150,18 @@ def test_starting_again_restarts_the_time_and_drops_extra_time():
     assert again == Clock(minutes=60, ends_at=at(63))
     over = started(1)
     assert over.start(at(5), 30).read(at(5)).remaining_s == 30 * 60
+
+
+def test_a_closed_rounds_clock_is_over_from_its_closing():
+    clock = started(90).extend(at(1), 5, table=2)
+    early = clock.close(at(30))  # closed with force, time left on every table
+    assert [early.read(at(31), t) for t in (None, 1, 2)] == [Reading(OVER, 0, at(30))] * 3
+    late = clock.close(at(93))  # table 2 still played when the round closed
+    assert late.read(at(100)) == Reading(OVER, 0, at(90))
+    assert late.read(at(100), table=2) == Reading(OVER, 0, at(93))
+    paused = started(90).pause(at(10)).close(at(20))
+    assert paused.read(at(21)) == Reading(OVER, 0, at(20))
+    assert Clock(minutes=90).close(at(5)).read(at(6)) == Reading(OVER, 0, at(5))
 
 
 @pytest.mark.parametrize(
