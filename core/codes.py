@@ -5,10 +5,14 @@ A code is eight letters from an alphabet without look-alikes (no B, I, L, O, Q, 
 or V), drawn with `secrets`: 18**8, about 11 billion codes, of which four open a given
 table. It is printed as ABCD-EFGH and read back whatever the case, spaces or dashes.
 
-Wrong codes are counted per client (its address) in the cache, which every web process
-shares in production (Redis), so the limit holds however many processes serve the
-site: after `TABLE_CODE_ATTEMPTS` wrong codes within `TABLE_CODE_WINDOW` seconds, every
-code from that client is refused until the window ends.
+Wrong codes are counted per client (its address) and per place they are tried at (a
+table, or an event's find-your-table page) in the cache, which every web process shares
+in production (Redis), so the limit holds however many processes serve the site: after
+`TABLE_CODE_ATTEMPTS` wrong codes within `TABLE_CODE_WINDOW` seconds, every code from
+that client at that place is refused until the window ends. Per place, because at a
+venue every phone on its Wi-Fi shares one public address: a few typos at one table must
+not stop every other table entering its hands. A guesser gains nothing from it: ten
+tries at a table whose four codes are among 11 billion.
 """
 
 from __future__ import annotations
@@ -65,29 +69,29 @@ def window_seconds() -> int:
     return settings.TABLE_CODE_WINDOW
 
 
-def _keys(client: str) -> tuple[str, str]:
-    return f"{PREFIX}:wrong:{client}", f"{PREFIX}:since:{client}"
+def _keys(client: str, place: str) -> tuple[str, str]:
+    return f"{PREFIX}:wrong:{place}:{client}", f"{PREFIX}:since:{place}:{client}"
 
 
-def check_allowed(client: str) -> None:
-    """Refuse (429) a client that gave too many wrong codes lately."""
-    count_key, since_key = _keys(client)
+def check_allowed(client: str, place: str = "") -> None:
+    """Refuse (429) a client that gave too many wrong codes at `place` lately."""
+    count_key, since_key = _keys(client, place)
     found = cache.get_many([count_key, since_key])
     if found.get(count_key, 0) < attempts_allowed():
         return
     since = found.get(since_key) or time.time()
     wait = max(1, int(since + window_seconds() - time.time()))
     raise TooManyAttempts(
-        f"Too many wrong codes from your address. Wait {minutes(wait)}, then try again "
+        f"Too many wrong codes from your address here. Wait {minutes(wait)}, then try again "
         "(or ask the director for your code).",
         field=FIELD,
         retry_after=wait,
     )
 
 
-def count_wrong(client: str) -> None:
-    """One more wrong code from `client`; the window starts at its first one."""
-    count_key, since_key = _keys(client)
+def count_wrong(client: str, place: str = "") -> None:
+    """One more wrong code from `client` at `place`; the window starts at its first one."""
+    count_key, since_key = _keys(client, place)
     window = window_seconds()
     if cache.add(count_key, 0, window):
         cache.set(since_key, time.time(), window)

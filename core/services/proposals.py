@@ -49,7 +49,9 @@ def identify_player(*, table: Table, code: str, client: str) -> Seat:
     (TooManyAttempts) until its window ends. Writes nothing to the database.
     """
     where = f"at table {table.number} in round {table.round.number}"
-    return checked_code(code, client, where, lambda typed: seat_with_code(table, typed))
+    return checked_code(
+        code, client, where, lambda typed: seat_with_code(table, typed), place=f"table:{table.pk}"
+    )
 
 
 def find_seat(*, event: Event, code: str, client: str) -> Seat:
@@ -57,18 +59,26 @@ def find_seat(*, event: Event, code: str, client: str) -> Seat:
     player who types their code to find their table): refused and counted as
     `identify_player` refuses and counts."""
     return checked_code(
-        code, client, "in a round in play", lambda typed: seat_for_code(event, typed)
+        code,
+        client,
+        "in a round in play",
+        lambda typed: seat_for_code(event, typed),
+        place=f"event:{event.pk}",
     )
 
 
-def checked_code(code: str, client: str, where: str, lookup: Callable[[str], Seat | None]) -> Seat:
-    codes.check_allowed(client)
+def checked_code(
+    code: str, client: str, where: str, lookup: Callable[[str], Seat | None], *, place: str
+) -> Seat:
+    """The seat `lookup` finds for the typed code; wrong codes are counted against the
+    client at `place` (a table, or an event's find-your-table page: `core.codes`)."""
+    codes.check_allowed(client, place)
     typed = codes.normalize(code)
     if not typed:
         raise Forbidden("Give your player code (it is on your player slip).", field=FIELD)
     seat = lookup(typed)
     if seat is None:
-        codes.count_wrong(client)
+        codes.count_wrong(client, place)
         raise Forbidden(
             f"This is not the code of a player {where}. Check your player slip.", field=FIELD
         )

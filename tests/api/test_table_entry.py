@@ -173,6 +173,22 @@ def test_wrong_codes_are_counted_per_client(api, codes, settings):
     assert response.status_code == 200
 
 
+def test_wrong_codes_at_one_table_do_not_lock_out_another_from_the_same_address(
+    api, codes, settings
+):
+    """At a venue every phone shares the Wi-Fi's address: typos at table 1 stop table 1
+    for a while, not table 2."""
+    settings.TABLE_CODE_ATTEMPTS = 2
+    cache.clear()
+    client = api.as_()
+    client.credentials(HTTP_X_PLAYER_CODE="WRONG-CODE")
+    statuses = [client.put(proposal_url(), GOOD_HAND, format="json").status_code for _ in range(3)]
+    assert statuses == [403, 403, 429]
+    other = as_player(api, codes, 1, table=2).put(proposal_url(table=2), GOOD_HAND, format="json")
+    assert other.status_code == 200
+    assert as_player(api, codes, 1).put(proposal_url(), GOOD_HAND, format="json").status_code == 429
+
+
 def test_a_bad_hand_is_400_with_the_rules_messages(api, codes):
     bad = copy.deepcopy(GOOD_HAND)
     bad["scores"][0]["points"] = 0
