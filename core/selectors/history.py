@@ -35,10 +35,18 @@ def _penalty_text(row: Any) -> str:
     return f"{label} {row.points}" + (calls if row.extra_calls else "")
 
 
+# A hand the players recorded themselves (`core.services.proposals`) has no user; its
+# reason says who: "entered by seat 1 (Ann), confirmed by seat 4 (Ben)".
+PLAYERS_RECORD = "entered by "
+
+
 def _who(record: Any) -> str:
     if record.history_user is not None:
         return record.history_user.get_username()
-    return record.history_change_reason or "unknown"
+    reason = record.history_change_reason or ""
+    if reason.startswith(PLAYERS_RECORD):
+        return f"the players ({reason})"
+    return reason or "unknown"
 
 
 def hand_history(table: Table, number: int) -> list[HistoryEntry]:

@@ -81,7 +81,10 @@ def test_a_confirmed_hand_is_recorded_through_the_directors_service(
     names = seat_names(w)
     history = selectors.hand_history(w.table, 1)
     assert [(e.action, e.who) for e in history] == [
-        ("recorded", f"entered by seat 1 ({names[1]}), confirmed by seat 2 ({names[2]})")
+        (
+            "recorded",
+            f"the players (entered by seat 1 ({names[1]}), confirmed by seat 2 ({names[2]}))",
+        )
     ]
     assert Hand.objects.get(table=w.table).recorded_by is None
     # The standings were rebuilt, as after a director's entry.

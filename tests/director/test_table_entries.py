@@ -126,7 +126,9 @@ def test_a_hands_history_keeps_the_players_entries(busy):
     text = page.text("player-entries-history")
     assert "Entered by seat 1" in text and "confirmed by seat 2" in text
     history = signed_in(busy.alice).get(busy.hand_url(1, rest="history/")).content.decode()
-    assert "entered by seat 1" in history and "confirmed by seat 2" in history  # who recorded it
+    # Who recorded it: the players, named as such (not "by entered by ...").
+    assert "by <strong>the players (entered by seat 1" in history
+    assert "confirmed by seat 2" in history and "by entered by" not in history
 
 
 def test_the_director_chooses_who_enters_from_the_dashboard():
