@@ -229,3 +229,16 @@ def test_the_tables_public_page_leads_its_players_here(w, codes):
     other = make_world(tag="2")  # an event where the directors enter
     page = Page(Client().get(f"/events/{other.event.slug}/rounds/1/tables/1/").content)
     assert not page.has("enter-hands")
+
+
+def test_an_entry_the_rules_no_longer_accept_offers_no_confirm(w, codes):
+    """Seat 3 left before hand 1 after it was entered: the page says why it cannot be
+    recorded and offers to enter it again or dispute, not a Confirm that would fail."""
+    player(codes, 1).post(ENTRY + "hands/1/", HAND_1)
+    leaver = w.round.seats.get(table__number=1, position=3).entry
+    services.withdraw_entry(entry=leaver, left_after_hand=0)
+    page = Page(player(codes, 4).get(ENTRY).content)
+    card = page.text("proposal-1")
+    assert "The rules no longer accept this entry" in card
+    assert "Confirm hand 1" not in card and "Dispute" in card
+    assert "enter the hand again" in card
