@@ -83,6 +83,20 @@ def player_slips_pdf(
     return buffer.getvalue()
 
 
+def slip_hint(event: Event, typed: str) -> str:
+    """What the code is for at this event: entering the table's hands, or (where the
+    directors enter them) finding the table and following its sheet."""
+    if event.table_entry == Event.TableEntry.PLAYERS:
+        return (
+            "Scan the QR code to enter your table's hands; another player at your table "
+            f"confirms each one. Or type the code at {typed}. Keep it to yourself."
+        )
+    return (
+        "The directors enter the hands at this event: scan the QR code to follow your "
+        f"table's sheet live, or type the code at {typed} to find your table."
+    )
+
+
 def slip(
     event: Event, round_: Round, table: int, seat, base_url: str, width: float, height: float
 ) -> Table:
@@ -97,11 +111,7 @@ def slip(
         Spacer(1, 1.5 * mm),
         Paragraph("Your code for this round", SLIP_LABEL),
         Paragraph(shown(seat.code), SLIP_CODE),
-        Paragraph(
-            "Scan the QR code to enter your table's hands; another player at your table "
-            f"confirms each one. Or type the code at {markup(typed)}. Keep it to yourself.",
-            SLIP_HINT,
-        ),
+        Paragraph(slip_hint(event, markup(typed)), SLIP_HINT),
     ]
     inner = Table(
         [[text, QRCode(url, qr_size)]],

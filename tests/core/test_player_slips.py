@@ -73,3 +73,19 @@ def test_directors_print_them_from_the_toolkit_and_nobody_else(w):
     assert "no-store" in response["Cache-Control"]
     assert signed_in(w.bob).get(url).status_code == 404
     assert Client().get(url).status_code == 302  # to the sign-in page
+
+
+@pytest.mark.parametrize(
+    ("entry", "says", "not_said"),
+    [
+        ("players", "Scan the QR code to enter your table's hands", "The directors enter"),
+        ("directors", "The directors enter the hands at this event", "enter your table's hands"),
+    ],
+)
+def test_a_slip_says_what_its_code_is_for_at_this_event(w, entry, says, not_said):
+    Event.objects.filter(pk=w.event.pk).update(table_entry=entry)
+    w.event.refresh_from_db()
+    codes_of(w.round)
+    pdf = printing.player_slips_pdf(event=w.event, round_=w.round, base_url="https://k.example")
+    text = " ".join(" ".join(pages(pdf)).split())
+    assert says in text and not_said not in text
