@@ -441,8 +441,9 @@ def import_event(
 def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
     if Event.objects.filter(slug=slug).exists():
         raise ArchiveError(
-            f"An event {slug!r} already exists here; import it under another slug "
-            "(--rename NEW_SLUG). Nothing was imported."
+            f"An event {slug!r} already exists here; import it under another slug (the "
+            "import page's New slug, or --rename NEW_SLUG on the command line). Nothing was "
+            "imported."
         )
     event = Event(**{**checked.event, "slug": slug})
     if checked.house_rules is not None:

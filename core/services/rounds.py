@@ -59,7 +59,8 @@ def check_can_start(event: Event) -> int:
     number = 1 if last is None else last.number + 1
     if number > event.rounds_planned:
         raise StateConflict(
-            f"The event planned {event.rounds_planned} rounds; raise rounds_planned to add one.",
+            f"The event planned {event.rounds_planned} rounds; add a round beyond them first "
+            "(the dashboard's Add round, or raise rounds_planned).",
             field="round",
         )
     return number
