@@ -97,10 +97,18 @@ class HandAdmin(WentOutColumn, SheetRow, SimpleHistoryAdmin):
     list_filter = ["table__round__event", "table__round__number", "outcome", "down_and_out"]
     search_fields = ["table__round__event__name", "scores__seat__entry__player__name"]
     list_select_related = ["table__round__event", "went_out__entry__player", "recorded_by"]
-    raw_id_fields = ["table", "went_out"]
-    readonly_fields = ["where_to_change", "sheet", "version", "recorded_by", "recorded_at"]
+    raw_id_fields = ["table"]
+    exclude = ["went_out"]  # shown by its player's name instead of the seat's row
+    readonly_fields = [
+        "where_to_change",
+        "sheet",
+        "went_out_player",
+        "version",
+        "recorded_by",
+        "recorded_at",
+    ]
     inlines = [HandScoreInline, PenaltyInline]
-    history_list_display = ["outcome", "went_out", "down_and_out", "version"]
+    history_list_display = ["outcome", "went_out_player", "down_and_out", "version"]
 
     def hand_of(self, obj: Hand) -> Hand:
         return obj

@@ -68,6 +68,13 @@ def test_the_admin_names_players_not_seat_ids(admin_client_with_demo):
     ).content.decode()
     score = hand.scores.select_related("seat__entry__player").first()
     assert html.escape(score.seat.entry.player.name) in page
+    # The hand's own page names who went out; no "round 1 table 1 seat 2".
+    assert html.escape(f"{went_out.entry.player.name} (seat {went_out.position})") in page
+    assert f"table {went_out.table.number} seat {went_out.position}" not in page
+    history = admin_client_with_demo.get(
+        reverse("admin:scoring_hand_history", args=[hand.pk])
+    ).content.decode()
+    assert html.escape(f"{went_out.entry.player.name} (seat {went_out.position})") in history
 
 
 def test_a_hands_history_is_readable_in_the_admin(admin_client_with_demo):
