@@ -103,7 +103,8 @@ class CardNotationError(ValueError):
     def __init__(self, token: str, reason: str) -> None:
         self.token = token
         self.reason = reason
-        super().__init__(f'"{token}" is not a card: {reason} ({NOTATION_HELP})')
+        shown = token if len(token) <= 20 else token[:17] + "..."  # a pasted page stays short
+        super().__init__(f'"{shown}" is not a card: {reason} ({NOTATION_HELP})')
 
 
 def parse_card(token: str) -> Card:

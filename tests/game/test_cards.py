@@ -256,3 +256,11 @@ def test_asking_for_more_cards_than_the_deck_gives_the_whole_deck() -> None:
 def test_max_points_refuses_a_count_that_is_not_a_count(n_cards: object) -> None:
     with pytest.raises(ValueError):
         Deck().max_points(n_cards)  # type: ignore[arg-type]
+
+
+def test_a_pasted_page_in_a_box_is_not_echoed_back_whole():
+    with pytest.raises(CardNotationError) as refused:
+        parse_cards("AS " + "Z" * 100_000)
+    assert refused.value.token == "Z" * 100_000  # kept for whoever reads it
+    assert str(refused.value).startswith('"ZZZZZZZZZZZZZZZZZ..." is not a card: unknown rank')
+    assert len(str(refused.value)) < 200
