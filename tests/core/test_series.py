@@ -24,12 +24,23 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SERIES = background.SERIES_STANDINGS
 
 
-def leg(series, players: list[Player], *, day: int, finish: bool = True, **fields) -> Event:
-    """A one-round leg at one table where the players finish in the order given."""
+def leg(
+    series,
+    players: list[Player],
+    *,
+    day: int,
+    finish: bool = True,
+    no_show: Player | None = None,
+    **fields,
+) -> Event:
+    """A one-round leg at one table where the players finish in the order given (and
+    `no_show`, entered too, withdraws before round 1)."""
     event = make_event(slug=f"leg-{day}", starts_on=date(2027, 1, day), rounds_planned=1, **fields)
     if series is not None:
         services.add_leg(series=series, event=event)
     entries = [Entry.objects.create(event=event, player=p) for p in players]
+    if no_show is not None:
+        services.withdraw_entry(entry=Entry.objects.create(event=event, player=no_show))
     round_ = make_round(event, table_sizes=(len(players),), entries=entries)
     table = round_.tables.get()
     seats = list(range(1, len(players) + 1))

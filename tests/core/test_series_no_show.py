@@ -3,15 +3,13 @@ leg played, and no result of that leg on their page."""
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 from django.test import Client
 
 from core import services
 from scoring.models import SeriesStanding, Standing
-from tests.fixtures import hand_at, make_event, make_round
-from tournaments.models import Entry, Player
+from tests.core.test_series import leg
+from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,19 +26,7 @@ def series(root):
 def no_show_leg(series, players: list[Player], *, no_show: Player, day: int = 1):
     """A one-round leg of five entries: `no_show` withdraws before round 1, the rest
     play at one table and finish in the order given."""
-    event = make_event(slug=f"leg-{day}", starts_on=date(2027, 1, day), rounds_planned=1)
-    services.add_leg(series=series, event=event)
-    entries = [Entry.objects.create(event=event, player=p) for p in players]
-    absent = Entry.objects.create(event=event, player=no_show)
-    services.withdraw_entry(entry=absent)
-    round_ = make_round(event, table_sizes=(len(players),), entries=entries)
-    table = round_.tables.get()
-    seats = list(range(1, len(players) + 1))
-    for number in range(1, 10):
-        services.record_hand(table=table, number=number, entry=hand_at(seats, went_out=1))
-    services.close_round(round=round_)
-    services.finish_event(event=event)
-    return event
+    return leg(series, players, day=day, no_show=no_show)
 
 
 def test_a_player_who_played_no_set_in_a_leg_earns_nothing_from_it(series):
