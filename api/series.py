@@ -125,9 +125,7 @@ class SeriesLegDetail(SeriesScoped, APIView):
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request, slug: str, event: str):
-        leg = self.series.legs.filter(slug=event).first()
-        if leg is None:
-            raise exceptions.NotFound("No such leg in this series.")
+        leg = reads.leg_of(self.series, event)
         services.remove_leg(series=self.series, event=leg, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

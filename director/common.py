@@ -38,13 +38,17 @@ def director_table(request: HttpRequest, slug: str, number: int, table: int) -> 
     return selectors.directed_table(request.user, slug, number, table)
 
 
+def asked(check: Callable[[], Any]) -> tuple[Any, str]:
+    """A service check's answer and "", or None and why it refuses (its first message)."""
+    try:
+        return check(), ""
+    except ServiceError as error:
+        return None, next(msg for msgs in error.errors.values() for msg in msgs)
+
+
 def refusal(check: Callable[[], Any]) -> str:
     """Why a service would refuse (its first message), or "" when it would not."""
-    try:
-        check()
-    except ServiceError as error:
-        return next(msg for msgs in error.errors.values() for msg in msgs)
-    return ""
+    return asked(check)[1]
 
 
 def read_only_reason(table: Table) -> str:

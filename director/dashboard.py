@@ -16,7 +16,7 @@ from django.urls import reverse
 from core import selectors, services
 from core.selectors import TableProgress
 from director import entries
-from director.common import director_event, director_round, refusal
+from director.common import asked, director_event, director_round, refusal
 from director.forms import LeavePointForm, StartRoundForm, TableJumpForm, WithdrawForm
 from director.screens import panel as screens_panel
 from director.site import site_panel
@@ -70,6 +70,10 @@ class Dashboard:
     why_not_finish: str = ""
     # The chosen round's players who left their tables mid-round.
     leaving: list = field(default_factory=list)
+    # Why the chosen round cannot be reopened ("": it can), and the next round's draft
+    # that reopening it would discard (the service's check, asked once).
+    why_not_reopen: str = ""
+    reopen_discards: Round | None = None
 
     @property
     def can_finish(self) -> bool:
@@ -77,17 +81,7 @@ class Dashboard:
 
     @property
     def can_reopen(self) -> bool:
-        """The chosen round may be reopened (the service's check)."""
-        return self.current is not None and not refusal(
-            lambda: services.check_can_reopen(self.current, self.rounds)
-        )
-
-    @property
-    def reopen_discards(self) -> Round | None:
-        """The draft that reopening the chosen round would discard."""
-        if not self.can_reopen:
-            return None
-        return services.check_can_reopen(self.current, self.rounds)
+        return self.current is not None and not self.why_not_reopen
 
     @property
     def can_start(self) -> bool:
@@ -142,6 +136,9 @@ def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
             touched = bool(state.entered or state.redeals)
             if services.seating_adjustable(current, hands_recorded=touched):
                 movable.append(table)
+    reopen_discards, why_not_reopen = (
+        asked(lambda: services.check_can_reopen(current, rounds)) if current else (None, "")
+    )
     return Dashboard(
         event=event,
         rounds=rounds,
@@ -153,6 +150,8 @@ def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
         why_not_start=refusal(lambda: services.check_can_start(event)),
         why_not_finish=refusal(lambda: services.check_can_finish(event)),
         leaving=selectors.seats_leaving(current) if current is not None else [],
+        why_not_reopen=why_not_reopen,
+        reopen_discards=reopen_discards,
     )
 
 

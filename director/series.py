@@ -135,12 +135,10 @@ def create_series(request: HttpRequest) -> HttpResponse:
 @require_safe
 def series_page(request: HttpRequest, slug: str) -> HttpResponse:
     series = organised(request, slug)
-    legs = reads.legs_of(series)
-    scored = reads.final_rounds(legs)
     directed = selectors.directed_events(request.user).order_by("-starts_on", "name")
     context = {
         "series": series,
-        "legs": [{"event": leg, "scored": leg.pk in scored} for leg in legs],
+        "legs": reads.leg_rows(reads.legs_of(series)),
         "rows": reads.series_standings(series),
         "can_add": directed.filter(series__isnull=True).exclude(final_of=series),
         "can_be_final": directed.filter(series__isnull=True).exclude(status=Event.Status.FINISHED),
@@ -202,9 +200,7 @@ def add_leg(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def remove_leg(request: HttpRequest, slug: str, event: str) -> HttpResponse:
     series = organised(request, slug)
-    leg = series.legs.filter(slug=event).first()
-    if leg is None:
-        raise Http404("No such leg.")
+    leg = reads.leg_of(series, event)
     return act(
         request,
         f"{leg.name} is no longer a leg of the series.",

@@ -18,18 +18,12 @@ from core.selectors import series as reads
 def series_page(request: HttpRequest, slug: str) -> HttpResponse:
     series = reads.series_for(request.user, slug)
     legs = reads.legs_of(series)
-    scored = reads.final_rounds(legs)
     rows = reads.series_standings(series)
-    by_leg = {leg.slug: i for i, leg in enumerate(legs)}
     for row in rows:
-        cells: list[dict | None] = [None] * len(legs)
-        for result in row.results:
-            if result["event"] in by_leg:
-                cells[by_leg[result["event"]]] = result
-        row.cells = cells
+        row.cells = reads.results_by_leg(row, legs)
     context = {
         "series": series,
-        "legs": [{"event": leg, "scored": leg.pk in scored} for leg in legs],
+        "legs": reads.leg_rows(legs),
         "rows": rows,
         "final": series.final,
         "cut": series.qualifiers if rows and series.qualifiers < len(rows) else None,

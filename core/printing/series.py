@@ -30,7 +30,7 @@ from tournaments.models import Event, Series
 def series_pdf(*, series: Series, paper: str | None = None) -> bytes:
     """The series standings as they stand now: 4 queries."""
     legs = reads.legs_of(series)
-    scored = reads.final_rounds(legs)
+    listed = reads.leg_rows(legs)
     rows = reads.series_standings(series)
     pagesize = paper_size(paper)
     width = pagesize[0] - 2 * MARGIN
@@ -45,11 +45,11 @@ def series_pdf(*, series: Series, paper: str | None = None) -> bytes:
     story.append(Spacer(1, 4 * mm))
     story.append(Paragraph("Legs", HEADING))
     if legs:
-        story.append(legs_grid(legs, scored, width))
+        story.append(legs_grid(listed, width))
     else:
         story.append(Paragraph("No legs yet.", BODY))
     story.append(Spacer(1, 4 * mm))
-    every_leg_final = bool(legs) and all(leg.pk in scored for leg in legs)
+    every_leg_final = bool(listed) and all(leg.scored for leg in listed)
     title = "Series standings" if every_leg_final else "Series standings so far"
     story.append(Paragraph(title, HEADING))
     if rows:
@@ -92,22 +92,17 @@ def scoring_rules(series: Series) -> str:
     )
 
 
-def legs_grid(legs: list[Event], scored: dict[int, int], width: float) -> Table:
+def legs_grid(legs: list[reads.LegRow], width: float) -> Table:
     data = [[Paragraph(h, HEAD) for h in ("No.", "Date", "Event", "Venue", "Results")]]
     for number, leg in enumerate(legs, start=1):
-        if leg.pk in scored:
-            state = "scored"
-        elif leg.status == Event.Status.RUNNING:
-            state = "in play"
-        else:
-            state = "to come"
+        event = leg.event
         data.append(
             [
                 str(number),
-                formats.date_format(leg.starts_on) if leg.starts_on else "",
-                Paragraph(markup(leg.name), CELL),
-                Paragraph(markup(leg.venue), CELL),
-                state,
+                formats.date_format(event.starts_on) if event.starts_on else "",
+                Paragraph(markup(event.name), CELL),
+                Paragraph(markup(event.venue), CELL),
+                leg.state,
             ]
         )
     widths = [10 * mm, 28 * mm, None, 50 * mm, 20 * mm]
@@ -120,21 +115,24 @@ def legs_grid(legs: list[Event], scored: dict[int, int], width: float) -> Table:
     )
 
 
+def result_text(result: dict | None) -> str:
+    """A leg's cell: its series points (in brackets when dropped) and the place."""
+    if result is None:
+        return ""
+    points = str(result["points"]) if result["counted"] else f"({result['points']})"
+    return f"{points} #{result['place']}"
+
+
 def standings_grid(series: Series, legs: list[Event], rows: list, width: float) -> Table:
     """Rank, player, a column per leg (numbered as in the legs' list), points, prize;
     a rule under the last qualifier."""
-    by_leg = {leg.slug: i for i, leg in enumerate(legs)}
     legs_head = [Paragraph(str(i), HEAD_RIGHT) for i in range(1, len(legs) + 1)]
     points_head = Paragraph("Points", HEAD_RIGHT)
     data = [[Paragraph("Rank", HEAD), Paragraph("Player", HEAD), *legs_head, points_head]]
     data[0].append(Paragraph("Prize", HEAD))
     cut = None
     for index, row in enumerate(rows, start=1):
-        cells = [""] * len(legs)
-        for result in row.results:
-            if result["event"] in by_leg:
-                points = str(result["points"]) if result["counted"] else f"({result['points']})"
-                cells[by_leg[result["event"]]] = f"{points} #{result['place']}"
+        cells = [result_text(result) for result in reads.results_by_leg(row, legs)]
         name = markup(row.player.name) + (" <b>Q</b>" if row.qualified else "")
         prize = (
             reads.prize_text(row.prize.amount, row.prize.item, row.prize.shared_with)

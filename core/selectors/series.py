@@ -85,6 +85,45 @@ def final_rounds(legs: list[Event]) -> dict[int, int]:
     return dict(Round.objects.filter(query).values_list("event_id", "pk"))
 
 
+def leg_of(series: Series, slug: str) -> Event:
+    """A leg of the series by its slug; 404 if the series has no such leg."""
+    leg = series.legs.filter(slug=slug).first()
+    if leg is None:
+        raise Http404("No such leg in this series.")
+    return leg
+
+
+@dataclass(frozen=True)
+class LegRow:
+    """A leg as a series page or print lists it: the event, and whether its results
+    count yet ("scored"), it is being played ("in play") or it is still to come."""
+
+    event: Event
+    state: str
+
+    @property
+    def scored(self) -> bool:
+        return self.state == "scored"
+
+
+def leg_rows(legs: list[Event]) -> list[LegRow]:
+    """The legs with their state: 1 query (`final_rounds`)."""
+    scored = final_rounds(legs)
+
+    def state(leg: Event) -> str:
+        if leg.pk in scored:
+            return "scored"
+        return "in play" if leg.status == Event.Status.RUNNING else "to come"
+
+    return [LegRow(leg, state(leg)) for leg in legs]
+
+
+def results_by_leg(row: SeriesStanding, legs: list[Event]) -> list[dict | None]:
+    """A standings row's results in the legs' order (None: a leg they did not play)."""
+    found = {result["event"]: result for result in row.results}
+    return [found.get(leg.slug) for leg in legs]
+
+
 def final_places(legs: list[Event]) -> list[tuple[int, int, int]]:
     """(event id, player id, final place) for every player of every final leg who
     played at least one set in it (a set left unfinished counts): a player who withdrew

@@ -179,7 +179,7 @@ def house_settings(event: Event) -> dict[str, Any]:
     """The event settings a custom ruleset decides, as its house rules set them ({}: a
     built-in ruleset): the deck's jokers (so many per pack) and the penalty for an
     over-call, so an event's document says what its hands are played to."""
-    values = event.house_values if event.custom_ruleset_id or event.frozen_ruleset else None
+    values = event.house_values
     if values is None:
         return {}
     return {
@@ -211,10 +211,9 @@ def apply_house_settings(
         setattr(event, name, value)
 
 
-def check_rounds_planned(event: Event, data: Mapping[str, Any]) -> None:
-    """Fewer rounds planned than the event already has, or a switch to or from a
-    knockout once a round is in play or played: refused, naming the field."""
-    planned = data.get("rounds_planned")
+def check_rounds_planned(event: Event, planned: Any) -> None:
+    """No fewer rounds planned than the event already has (a bad value is the model's
+    to refuse)."""
     if isinstance(planned, int) and not isinstance(planned, bool):
         made = event.rounds.count()
         if planned < made:
@@ -222,18 +221,21 @@ def check_rounds_planned(event: Event, data: Mapping[str, Any]) -> None:
                 f"The event has {made} rounds already; plan at least {made}.",
                 field="rounds_planned",
             )
+
+
+def check_format_change(event: Event, format: Any) -> None:
+    """An event does not become a knockout, or stop being one, once a round is in play
+    or played; the final of a series carrying a score keeps ranking by total points."""
     knockout = Event.Format.KNOCKOUT
-    if (
-        "format" in data
-        and data["format"] != event.format
-        and knockout in (data["format"], event.format)
-        and event.rounds.filter(status__in=PLAYED_ROUND_STATUSES).exists()
+    if knockout in (format, event.format) and (
+        event.rounds.filter(status__in=PLAYED_ROUND_STATUSES).exists()
     ):
         raise StateConflict(
             "A round has been played: the event cannot become a knockout, or stop being "
             "one, now (who went through decides the later rounds' seating).",
             field="format",
         )
+    check_final_format(event, format)
 
 
 def check_event(event: Event) -> None:
@@ -277,9 +279,10 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
                 for f in changed_scoring
             }
         )
-    check_rounds_planned(event, data)
+    if "rounds_planned" in data:
+        check_rounds_planned(event, data["rounds_planned"])
     if "format" in data and data["format"] != event.format:
-        check_final_format(event, data["format"])  # a final carrying a score ranks by total
+        check_format_change(event, data["format"])
     finishing = is_finishing(event, data)
     changed = copy.copy(event)
     for field, value in data.items():

@@ -20,11 +20,10 @@ from core.services import background, derived, set_totals
 from core.services.codes import issue_codes
 from core.services.common import with_history_user
 from core.services.ratings import queue_ratings_refresh
-from core.services.screens import screens_changed
-from core.services.seating import check_seed
+from core.services.seating import check_seed, discard_draft
 from core.services.standings import queue_standings_refresh
 from game.rulesets import deal_problem
-from tournaments.models import MAX_SEATS, MIN_SEATS, PLAYED_ROUND_STATUSES, Event, Round, Seat
+from tournaments.models import MAX_SEATS, MIN_SEATS, PLAYED_ROUND_STATUSES, Event, Round
 
 
 def choose_policy(event: Event, number: int, requested: str | None) -> str:
@@ -227,16 +226,6 @@ def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     queue_standings_refresh(event)
     queue_ratings_refresh()  # its sets are taken out of the ratings until it closes again
     return round_
-
-
-def discard_draft(draft: Round, by: AbstractBaseUser | None, *, why: str) -> None:
-    """Delete a round seated as a draft (nothing is played in a draft), its seats kept in
-    their history with the reason."""
-    for seat in Seat.objects.filter(round=draft):
-        with_history_user(seat, by, why).delete()
-    derived.forget(background.SEATING, draft.pk)
-    with_history_user(draft, by, why).delete()
-    screens_changed(draft.event)
 
 
 def check_can_finish(event: Event) -> None:

@@ -17,6 +17,7 @@ from core.selectors.seating import seating_quality, seating_request
 from core.services import background, derived
 from core.services.codes import issue_codes
 from core.services.common import with_history_user
+from core.services.screens import screens_changed
 from core.services.standings import queue_standings_refresh
 from game import seating
 from tournaments.models import MAX_SEATS, MIN_SEATS, Entry, Event, Round, Seat, Table
@@ -95,8 +96,7 @@ def reseat_round(
             f"Round {round_.number} is {round_.status}; only a draft can be seated again.",
             field="round",
         )
-    for seat in Seat.objects.filter(round=round_):
-        with_history_user(seat, by).delete()
+    unseat(round_, by)
     round_.tables.all().delete()
     round_.status = Round.Status.SEATING
     if seed is not None:
@@ -105,6 +105,21 @@ def reseat_round(
     round_.save()
     derived.changed(background.SEATING, round_.pk)
     return round_
+
+
+def unseat(round_: Round, by: AbstractBaseUser | None, why: str | None = None) -> None:
+    """Delete a draft's seats one by one, so each is kept in its history (with `why`)."""
+    for seat in Seat.objects.filter(round=round_):
+        with_history_user(seat, by, why).delete()
+
+
+def discard_draft(draft: Round, by: AbstractBaseUser | None, *, why: str) -> None:
+    """Delete a round seated as a draft (nothing is played in a draft), its seats kept in
+    their history with the reason."""
+    unseat(draft, by, why)
+    derived.forget(background.SEATING, draft.pk)
+    with_history_user(draft, by, why).delete()
+    screens_changed(draft.event)
 
 
 @background.runs(background.SEATING)

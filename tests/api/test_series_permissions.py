@@ -71,6 +71,9 @@ def test_a_leg_must_be_an_event_the_organiser_directs(api, series, alice, organi
     assert [leg["event"] for leg in added.json()] == ["alices-leg"]
     assert client.get("/api/v1/events/alices-leg/").json()["series"] == "circuit"
     assert client.delete("/api/v1/series/circuit/events/alices-leg/").status_code == 204
+    gone = client.delete("/api/v1/series/circuit/events/alices-leg/")  # no longer a leg
+    assert gone.status_code == 404 and gone.json() == {"detail": "No such leg in this series."}
+    assert Event.objects.get(slug="alices-leg").series_id is None
 
 
 def test_another_organiser_cannot_add_legs_or_make_the_final(api, series, bob):

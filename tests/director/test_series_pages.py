@@ -136,3 +136,7 @@ def test_the_page_says_why_another_directors_event_cannot_be_a_leg(series, alice
         final.content.decode()
     )
     assert Series.objects.get(pk=series.pk).final_id is None
+
+
+def test_removing_an_event_that_is_no_leg_is_not_found(series, alice):
+    assert signed_in(alice).post("/organiser/circuit/legs/nothing/remove/").status_code == 404
