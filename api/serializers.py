@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from api.series_serializers import PrizeSerializer
 from core.selectors import quality_by_player, visible_players
-from core.selectors.series import visible_series
+from core.selectors.series import series_slugs_shown
 from core.services import EVENT_FIELDS
 from core.services.events import EXTRA_FIELDS
 from game.prizes import TIE_POLICIES
@@ -79,8 +79,7 @@ class EventSerializer(serializers.ModelSerializer):
             ids = (ids | {event.series_id}) - shown.keys()
             request = self.context.get("request")
             reader = request.user if request is not None else AnonymousUser()
-            slugs = dict(visible_series(reader).filter(pk__in=ids).values_list("pk", "slug"))
-            shown.update({pk: slugs.get(pk) for pk in ids})
+            shown.update(series_slugs_shown(reader, ids))
         return shown[event.series_id]
 
     def to_internal_value(self, data):

@@ -85,6 +85,14 @@ def final_rounds(legs: list[Event]) -> dict[int, int]:
     return dict(Round.objects.filter(query).values_list("event_id", "pk"))
 
 
+def series_slugs_shown(user: User, ids: Iterable[int]) -> dict[int, str | None]:
+    """Each series id's slug if `user` may see that series, else None (a private
+    series' slug tells of it): 1 query."""
+    ids = set(ids)
+    slugs = dict(visible_series(user).filter(pk__in=ids).values_list("pk", "slug"))
+    return {pk: slugs.get(pk) for pk in ids}
+
+
 def leg_of(series: Series, slug: str) -> Event:
     """A leg of the series by its slug; 404 if the series has no such leg."""
     leg = series.legs.filter(slug=slug).first()
