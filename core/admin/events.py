@@ -12,7 +12,7 @@ from core.admin.common import SEATING_CHANGES, ReadOnly, sheet_link, take_saved
 from core.admin.scores import HandsUnderTableInline
 from core.errors import ServiceError
 from core.services import EVENT_FIELDS
-from core.services.events import EXTRA_FIELDS, check_settings, with_house_rules
+from core.services.events import EXTRA_FIELDS
 from tournaments.models import (
     Announcement,
     Entry,
@@ -63,9 +63,8 @@ class EventForm(forms.ModelForm):
         try:
             if self.instance.pk:
                 services.check_update(Event.objects.get(pk=self.instance.pk), settings)
-            else:  # as `create_event` checks it
-                check_settings(settings)
-                services.check_event(Event(**with_house_rules(settings)))
+            else:
+                services.check_new_event(settings)
         except ServiceError as error:
             for name, messages in error.errors.items():
                 self.add_error(name if name in self.fields else None, messages)

@@ -23,6 +23,7 @@ from core.services.event_day import (
 from core.services.events import (
     EVENT_FIELDS,
     check_event,
+    check_new_event,
     check_update,
     create_event,
     update_event,
@@ -108,6 +109,7 @@ __all__ = [
     "check_can_reopen",
     "check_can_start",
     "check_event",
+    "check_new_event",
     "check_update",
     "check_table_open",
     "clock_action",

@@ -188,12 +188,10 @@ def house_settings(event: Event) -> dict[str, Any]:
     }
 
 
-def apply_house_settings(
-    event: Event, data: Mapping[str, Any], stored: Event | None = None
-) -> None:
+def apply_house_settings(event: Event, data: Mapping[str, Any], stored: Event) -> None:
     """Set what the house rules decide on `event`; a value `data` asks for that differs
-    (and is not simply the one `stored` already had, as a form sends back) is refused,
-    naming the field."""
+    (and is not simply the one `stored` already had, as a form sends back: for a new
+    event, the default) is refused, naming the field."""
     in_force = house_settings(event)
     refused = {
         name: [
@@ -201,9 +199,7 @@ def apply_house_settings(
             "them there, or play a built-in ruleset."
         ]
         for name, value in in_force.items()
-        if name in data
-        and data[name] != value
-        and (stored is None or data[name] != getattr(stored, name))
+        if name in data and data[name] != value and data[name] != getattr(stored, name)
     }
     if refused:
         raise InvalidInput(refused)
@@ -247,13 +243,20 @@ def check_event(event: Event) -> None:
 @transaction.atomic
 def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None) -> Event:
     """Create an event; the user who creates it becomes one of its directors."""
-    check_settings(data)
-    event = Event(**with_house_rules(data))
-    apply_house_settings(event, data)
-    check_event(event)
+    event = check_new_event(data)
     with_history_user(event, by).save()
     if by is not None and by.is_authenticated:
         event.directors.add(by)
+    return event
+
+
+def check_new_event(data: Mapping[str, Any]) -> Event:
+    """The event `data` would create, after every check `create_event` makes; nothing is
+    saved. The admin's event form checks through this too."""
+    check_settings(data)
+    event = Event(**with_house_rules(data))
+    apply_house_settings(event, data, Event())  # a form's defaults ask for nothing
+    check_event(event)
     return event
 
 

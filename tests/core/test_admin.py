@@ -317,6 +317,30 @@ def test_an_event_added_in_the_admin_is_created_by_the_service(client):
     assert list(event.directors.all()) == [root]
 
 
+def test_a_new_custom_event_in_the_admin_is_checked_as_create_event_checks_it(client):
+    """The form asks `check_new_event`: jokers the house rules do not give are refused on
+    the form (not a 500 from the save), and nothing is created."""
+    from core.services.rulesets import create_house_ruleset
+    from tests.core.test_house_rules import HOUSE
+    from tournaments.models import Event
+
+    root = make_user("root", superuser=True)
+    house = create_house_ruleset(data=HOUSE, by=root)
+    client.force_login(root)
+    url = reverse("admin:tournaments_event_add")
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
+    data.update({"slug": "house", "name": "House", "custom_ruleset": house.pk, "jokers": "5"})
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "set this to 6" in str(response.context["adminform"].form.errors["jokers"])
+    assert not Event.objects.exists()
+    data["jokers"] = "6"
+    assert client.post(url, data).status_code == 302
+    assert Event.objects.get(slug="house").director_penalty == HOUSE["overcall_penalty"]
+
+
 def test_seats_are_read_only_in_the_admin(closed_round_hand):
     from tournaments.models import Seat
 
