@@ -106,7 +106,7 @@ def series_url(series: Series) -> str:
 @require_safe
 def series_list(request: HttpRequest) -> HttpResponse:
     context = {
-        "series_list": reads.organised_series(request.user).order_by("-season", "name"),
+        "series_list": reads.series_list(request.user),
         "can_create": reads.can_create_series(request.user),
         "form": NewSeriesForm(),
     }

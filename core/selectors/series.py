@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Max, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.http import Http404
 
 from core.jobs import SERIES_STANDINGS
@@ -50,6 +50,12 @@ def organised_series(user: User) -> QuerySet[Series]:
     if not user.is_authenticated:
         return Series.objects.none()
     return Series.objects.filter(organisers=user)
+
+
+def series_list(user: User) -> QuerySet[Series]:
+    """The series `user` organises, newest season first, each with its number of legs
+    (`leg_count`): 1 query."""
+    return organised_series(user).annotate(leg_count=Count("legs")).order_by("-season", "name")
 
 
 def can_create_series(user: User) -> bool:

@@ -8,6 +8,7 @@ import pytest
 from core import services
 from tests.core.test_series import leg
 from tests.core.test_series_final_seeding import expected_rating_order, make_circuit, series_order
+from tests.fixtures import make_event
 from tests.html import signed_in
 from tournaments.models import Entry, Event, Player, Series
 
@@ -140,3 +141,22 @@ def test_the_page_says_why_another_directors_event_cannot_be_a_leg(series, alice
 
 def test_removing_an_event_that_is_no_leg_is_not_found(series, alice):
     assert signed_in(alice).post("/organiser/circuit/legs/nothing/remove/").status_code == 404
+
+
+def test_the_series_list_counts_legs_in_one_query_however_many_series(
+    alice, django_assert_max_num_queries
+):
+    """Each series with its number of legs, read in the list's own query."""
+    client = signed_in(alice)
+    client.get("/organiser/")  # the session and the user, read once
+    for n in range(3):
+        series = services.create_series(data={"slug": f"s{n}", "name": f"S{n}"}, by=alice)
+        for day in range(1, n + 1):
+            services.add_leg(series=series, event=make_event(slug=f"s{n}-{day}"))
+    with django_assert_max_num_queries(6) as counted:
+        page = client.get("/organiser/").content.decode()
+    few = len(counted)
+    assert 'S2</a> <span class="meta">2 legs' in page and 'S0</a> <span class="meta">0 legs' in page
+    services.create_series(data={"slug": "s9", "name": "S9"}, by=alice)
+    with django_assert_max_num_queries(few):
+        client.get("/organiser/")
