@@ -84,6 +84,15 @@ class Dashboard:
         return self.current is not None and not self.why_not_reopen
 
     @property
+    def offers_extra_round(self) -> bool:
+        """Offer a round beyond the plan once every planned round exists (the service
+        adds one whenever asked, short of a finished event)."""
+        return (
+            self.event.status != Event.Status.FINISHED
+            and len(self.rounds) >= self.event.rounds_planned
+        )
+
+    @property
     def can_start(self) -> bool:
         return not self.why_not_start
 

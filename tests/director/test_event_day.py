@@ -10,7 +10,7 @@ import re
 import pytest
 
 from core import services
-from core.errors import InvalidInput
+from core.errors import InvalidInput, StateConflict
 from tests.fixtures import make_entries, make_event, make_round, play
 from tests.html import signed_in
 from tournaments.models import Entry, Event, Player, Round, Seat
@@ -53,7 +53,11 @@ def test_only_the_events_directors_may_add_or_substitute(w):
     assert bob.post(w.url("check-in/"), {}).status_code == 404
     assert bob.post(w.url("rounds/extra/")).status_code == 404
     assert bob.post(w.url("options/"), {"check_in": "on"}).status_code == 404
+    no_show = Entry.objects.filter(event=w.event).first()
+    substitute = {"player": no_show.pk, "name": "Sub Stitute"}
+    assert bob.post(w.url("substitute/"), substitute).status_code == 404
     assert Entry.objects.count() == before
+    assert Entry.objects.get(pk=no_show.pk).status == Entry.Status.ACTIVE
     response = signed_in(None).post(w.url("players/add/"), {"name": "Z"})
     assert response.status_code == 302 and "login" in response["Location"]
     # The actions take POST only.
@@ -85,6 +89,23 @@ def test_check_in_is_an_option_and_the_list_records_who_is_here(w, director):
         w.url("check-in/"), {"present": [e.pk for e in entries[:4]]}, follow=True
     )
     assert flashes(response) == ["4 players checked in (1 changed)."]
+
+
+def test_the_check_in_service_refuses_a_stranger_or_a_withdrawn_player_by_name(w):
+    """What the form's choices keep out, the service refuses too (the API's path)."""
+    ours = list(Entry.objects.filter(event=w.event).select_related("player"))
+    stranger = make_entries(w.bobs_event, 1)[0]
+    with pytest.raises(InvalidInput) as refused:
+        services.record_check_in(event=w.event, present=[ours[0], stranger])
+    assert refused.value.errors == {"players": ["Choose players of this event."]}
+    services.withdraw_entry(entry=ours[1], left_after_hand=0)
+    with pytest.raises(InvalidInput) as refused:
+        services.record_check_in(event=w.event, present=[ours[0], ours[1]])
+    name = ours[1].player.name
+    assert refused.value.errors == {
+        "players": [f"{name} withdrew; only active players are checked in."]
+    }
+    assert not Entry.objects.filter(checked_in=True).exists()
 
 
 def test_check_in_refuses_another_events_or_a_withdrawn_player(w, director):
@@ -167,6 +188,32 @@ def test_a_substitute_takes_a_no_shows_seed_and_seat_in_a_draft(w, director):
     assert round_.quality["repeat_meetings"] == 0  # the report is made again with the sub
 
 
+def test_a_player_who_withdrew_can_come_back_as_a_substitute_but_not_every_player(w):
+    """The substitute may be an entry who withdrew: not one playing, not one who sat in
+    the round already, not another event's."""
+    event = make_event(slug="returns")
+    entries = make_entries(event, 9)
+    make_round(event, table_sizes=(4, 4), entries=entries[:8])  # in play, no hand yet
+    no_show, playing, left, benched = entries[6], entries[3], entries[0], entries[8]
+    services.withdraw_entry(entry=left, left_after_hand=0)  # sat at table 1, then left
+    services.withdraw_entry(entry=benched)
+    cases = [
+        (playing, InvalidInput, f"{playing.player.name} is playing already"),
+        (make_entries(w.bobs_event, 1)[0], InvalidInput, "Choose a player of this event."),
+        (left, StateConflict, f"{left.player.name} sat in round 1 already."),
+    ]
+    for sub, error, reason in cases:
+        with pytest.raises(error) as refused:
+            services.substitute_entry(entry=no_show, player_entry=sub)
+        assert refused.value.errors["substitute"][0].startswith(reason)
+        assert Entry.objects.get(pk=no_show.pk).status == "active"  # nothing written
+    seed = no_show.seed_number
+    sub = services.substitute_entry(entry=no_show, player_entry=benched)
+    assert (sub.pk, sub.status, sub.seed_number) == (benched.pk, "active", seed)
+    assert Entry.objects.get(pk=no_show.pk).status == "withdrawn"
+    assert Seat.objects.get(round__event=event, table__number=2, position=3).entry_id == sub.pk
+
+
 def test_a_substitute_in_a_round_in_play_gets_a_code_only_before_the_first_hand(w, director):
     no_show = Seat.objects.get(round=w.round, table__number=2, position=1).entry
     played = Seat.objects.get(round=w.round, table__number=1, position=1).entry
@@ -187,6 +234,12 @@ def test_a_substitute_form_needs_someone(w, director):
     assert flashes(response) == [
         "Give the substitute: a new player's name, or a player who withdrew."
     ]
+
+
+def test_no_extra_round_is_offered_while_planned_rounds_are_still_to_come(w, director):
+    w.event.rounds_planned = 3
+    w.event.save()
+    assert "Add round" not in director.get(w.url()).content.decode()
 
 
 def test_an_extra_round_is_added_once_the_planned_rounds_are_reached(w, director):
