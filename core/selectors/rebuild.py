@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F, Q, Sum
 
-from core.selectors.standings import incomplete_note
+from core.selectors.standings import incomplete_notes
 from game import ranking
 from scoring.models import Hand, HandScore, Standing
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Round, Seat
@@ -40,25 +40,15 @@ def entry_records(event: Event) -> list[ranking.EntryRecord]:
     ]
 
 
-def scored_totals(
-    *,
-    event: Event | None = None,
-    up_to: int | None = None,
-    table_id: int | None = None,
-    seat_ids=None,
-) -> dict[int, dict]:
+def scored_totals(*, event: Event, up_to: int | None = None) -> dict[int, dict]:
     """seat -> its set's sums over its scored hands (total, penalty_points, hands_won,
-    hands_played), for the event's rounds 1..up_to (all, by default) or for the seats
-    `seat_ids` at one table: 1 query. A seat with no scored hand is left out."""
-    scores = HandScore.objects.filter(hand__outcome=Hand.Outcome.SCORED)
-    if event is not None:
-        scores = scores.filter(hand__table__round__event=event)
+    hands_played), for the event's rounds 1..up_to (all, by default): 1 query. A seat
+    with no scored hand is left out."""
+    scores = HandScore.objects.filter(
+        hand__outcome=Hand.Outcome.SCORED, hand__table__round__event=event
+    )
     if up_to is not None:
         scores = scores.filter(hand__table__round__number__lte=up_to)
-    if table_id is not None:
-        scores = scores.filter(hand__table_id=table_id)
-    if seat_ids is not None:
-        scores = scores.filter(seat_id__in=seat_ids)
     return {
         row.pop("seat_id"): row
         for row in scores.values("seat_id")
@@ -86,12 +76,12 @@ KEPT_FIELDS = tuple(f"set_total__{name}" for name in NO_SCORES)
 
 
 def set_records(
-    event: Event, *, up_to: int, kept: bool = False, scored: dict[int, dict] | None = None
+    event: Event, *, up_to: int, scored: dict[int, dict] | None = None
 ) -> list[ranking.SetRecord]:
     """Every entry's set at every table it was seated at in rounds 1..up_to that are in
-    play or closed, each in its state (`ranking.set_state`): 2 queries, or 1 with
-    `kept` (the set totals kept by every hand save, `scoring.models.SetTotal`, instead
-    of adding up the hand scores; `scored`: those sums already read).
+    play or closed, each in its state (`ranking.set_state`), from the hand scores added
+    up (`scored`: those sums already read): 2 queries. `kept_set_records` reads the same
+    sets from the totals every hand save keeps (`scoring.models.SetTotal`).
 
     A seat with no hand scored yet has a set all the same: under way at 0 while its
     round is in play (live standings keep it among the round's players instead of
@@ -101,25 +91,21 @@ def set_records(
     seats = Seat.objects.filter(
         round__event=event, round__number__lte=up_to, round__status__in=PLAYED_ROUND_STATUSES
     )
-    if kept:
-        _signature, known, live = kept_set_records(event, up_to=up_to)
-        return [*known, *live]
-    else:
-        if scored is None:
-            scored = scored_totals(event=event, up_to=up_to)
-        rows = [
-            (*values, scored.get(values[0], NO_SCORES))
-            for values in seats.values_list(*SEAT_FIELDS)
-        ]
+    if scored is None:
+        scored = scored_totals(event=event, up_to=up_to)
+    rows = [
+        (*values, scored.get(values[0], NO_SCORES)) for values in seats.values_list(*SEAT_FIELDS)
+    ]
     return as_set_records(rows, hand_count)
 
 
 def kept_set_records(
     event: Event, *, up_to: int
 ) -> tuple[tuple, list[ranking.SetRecord], list[ranking.SetRecord]]:
-    """The sets of `set_records(..., kept=True)` split in two: (what the closed rounds
-    are, their sets, the sets of the rounds in play). The closed rounds' sets are read
-    once per process (`closed_rounds`): 2 queries, 1 with the closed rounds' sets known."""
+    """The sets of `set_records`, read from the kept set totals, split in two: (what
+    the closed rounds are, their sets, the sets of the rounds in play). The closed
+    rounds' sets are read once per process (`closed_rounds`): 2 queries, 1 with the
+    closed rounds' sets known."""
     hand_count = event.rules.hand_count
     closed, known = closed_rounds(event, up_to)
     signature = closed_signature(event, up_to, closed)
@@ -163,11 +149,7 @@ def closed_base(event: Event, signature: tuple, sets: list[ranking.SetRecord]) -
     if found is not None and found.key == key:
         return found
     chain = ranking.check_tiebreaks(event.tiebreaks)
-    hands = event.rules.hand_count
-    notes: dict[int, list[dict]] = {}
-    for record in sorted(sets, key=lambda r: r.round):
-        if record.incomplete:
-            notes.setdefault(record.entry, []).append(incomplete_note(record, hands))
+    notes = incomplete_notes(sets, event.rules.hand_count)
     made = ClosedBase(
         key=key,
         tallies=ranking.closed_tallies(

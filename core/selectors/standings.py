@@ -4,6 +4,7 @@ What a rebuild reads is in `core.selectors.rebuild`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.cache import cache
@@ -75,6 +76,15 @@ def incomplete_note(record: ranking.SetRecord, hands: int) -> dict:
         "hands": hands,
         "why": record.why,
     }
+
+
+def incomplete_notes(sets: Iterable[ranking.SetRecord], hands: int) -> dict[int, list[dict]]:
+    """entry -> a note for each of its incomplete sets among `sets`, by round."""
+    notes: dict[int, list[dict]] = {}
+    for record in sorted(sets, key=lambda r: r.round):
+        if record.incomplete:
+            notes.setdefault(record.entry, []).append(incomplete_note(record, hands))
+    return notes
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ hands won and hands played. Adding them up from every hand score of the event is
 cost of a full rebuild; instead, the transaction that saves (or deletes) a hand adds
 them up again for the seats at that one table (`keep`: one query, whatever the
 event's size) and stores them as `scoring.models.SetTotal` rows, so the rebuild after
-it reads one row per set (`core.selectors.rebuild.set_records(..., kept=True)`).
+it reads one row per set (`core.selectors.rebuild.kept_set_records`).
 
 The totals are trusted only for an event whose totals a full rebuild has written
 (`rebuild`, which marks them kept): an imported event, one generated in bulk, or one

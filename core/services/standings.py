@@ -23,7 +23,7 @@ from django.db.models import F
 
 from core.live import announce_version
 from core.selectors import rebuild as read
-from core.selectors.standings import incomplete_note
+from core.selectors.standings import incomplete_notes
 from core.services import background, derived, set_totals
 from game import ranking
 from scoring.models import Standing
@@ -128,13 +128,11 @@ def rebuild(
             sets = [*closed_sets, *sets]
         else:  # the closed rounds' figures added up once; only the round in play ranked
             base = read.closed_base(event, signature, closed_sets)
-    hands = event.rules.hand_count
     notes: dict[int, list[dict]] = {}
     if base is not None:
         notes = {entry: list(kept) for entry, kept in base.notes.items()}
-    for record in sorted(sets, key=lambda r: r.round):
-        if record.incomplete:
-            notes.setdefault(record.entry, []).append(incomplete_note(record, hands))
+    for entry, live in incomplete_notes(sets, event.rules.hand_count).items():
+        notes.setdefault(entry, []).extend(live)
     if base is not None:
         for entry_notes in notes.values():
             entry_notes.sort(key=lambda note: note["round"])
