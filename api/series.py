@@ -211,9 +211,7 @@ class HouseRulesetDetail(generics.RetrieveUpdateAPIView):
         super().initial(request, *args, **kwargs)
         if request.method not in SAFE_METHODS:
             require_login(request)
-            ruleset = self.get_object()
-            user = request.user
-            if not (user.is_superuser or ruleset.owners.filter(pk=user.pk).exists()):
+            if not reads.can_change_ruleset(request.user, self.get_object()):  # before the body
                 raise exceptions.PermissionDenied("Only who defined this ruleset may change it.")
 
     def perform_update(self, serializer):

@@ -15,7 +15,7 @@ from django.http import Http404
 from core.jobs import SERIES_STANDINGS
 from game import prizes as game_prizes
 from scoring.models import DerivedState, SeriesStanding, Standing
-from tournaments.models import Event, Round, Series
+from tournaments.models import Event, HouseRuleset, Round, Series
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -42,6 +42,15 @@ def can_organise(user: User, series: Series) -> bool:
     if getattr(user, "is_superuser", False):
         return True
     return series.organisers.filter(pk=user.pk).exists()
+
+
+def can_change_ruleset(user: User, ruleset: HouseRuleset) -> bool:
+    """Whoever defined a custom ruleset (its owners), or a superuser, may change it."""
+    if not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    return ruleset.owners.filter(pk=user.pk).exists()
 
 
 def organised_series(user: User) -> QuerySet[Series]:

@@ -14,7 +14,8 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
-from core.errors import InvalidInput
+from core.errors import Forbidden, InvalidInput
+from core.selectors.series import can_change_ruleset
 from core.services.common import full_clean_or_raise, with_history_user
 from game.rulesets import check_house
 from tournaments.models import Event, HouseRuleset
@@ -60,8 +61,11 @@ def create_house_ruleset(
 def update_house_ruleset(
     *, ruleset: HouseRuleset, data: Mapping[str, Any], by: AbstractBaseUser | None = None
 ) -> HouseRuleset:
-    """Change a custom ruleset: the events that have recorded a hand keep the values they
-    froze; the others play to the new ones."""
+    """Change a custom ruleset (only who defined it, or a superuser: `by` None is a job
+    or the shell): the events that have recorded a hand keep the values they froze; the
+    others play to the new ones."""
+    if by is not None and not can_change_ruleset(by, ruleset):
+        raise Forbidden("Only who defined this ruleset may change it.", field="slug")
     ruleset = HouseRuleset.objects.select_for_update().get(pk=ruleset.pk)
     check_house_data(data, ruleset)
     for field, value in data.items():

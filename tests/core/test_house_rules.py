@@ -238,3 +238,17 @@ def test_house_rules_that_do_not_double_say_so_when_a_down_and_out_is_entered(ro
     (message,) = refused.value.errors["down_and_out"]
     assert "its house rules do not double on one" in message
     assert "trinidad_doubling" not in message
+
+
+def test_only_who_defined_a_ruleset_changes_it(house, root):
+    from core.errors import Forbidden
+    from tests.fixtures import make_bob
+
+    bob = make_bob()
+    with pytest.raises(Forbidden) as refused:
+        update_house_ruleset(ruleset=house, data={"overcall_penalty": 50}, by=bob)
+    assert refused.value.errors == {"slug": ["Only who defined this ruleset may change it."]}
+    house.refresh_from_db()
+    assert house.overcall_penalty == HOUSE["overcall_penalty"]
+    changed = update_house_ruleset(ruleset=house, data={"overcall_penalty": 50}, by=root)
+    assert changed.overcall_penalty == 50
