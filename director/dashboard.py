@@ -167,9 +167,7 @@ def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
 def day_panel(event: Event) -> dict[str, Any]:
     """The players panel: who is active (and checked in), who withdrew (possible
     substitutes): 1 query."""
-    entries = list(
-        Entry.objects.filter(event=event).select_related("player").order_by("player__name", "pk")
-    )
+    entries = list(selectors.entries_by_name(event))
     active = [e for e in entries if e.status == Entry.Status.ACTIVE]
     return {
         "active": active,

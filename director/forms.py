@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django import forms
 
+from core import selectors
 from core.services import MAX_SEED
 from game.clock import ACTIONS
 from tournaments.models import Entry, Event, SeatingPolicy
@@ -16,11 +17,8 @@ class EntryChoiceField(forms.ModelChoiceField):
 
 
 def entries_field(event: Event, label: str, status: str | None = None) -> EntryChoiceField:
-    entries = Entry.objects.filter(event=event).select_related("player")
-    if status is not None:
-        entries = entries.filter(status=status)
     return EntryChoiceField(
-        queryset=entries.order_by("player__name", "pk"),
+        queryset=selectors.entries_by_name(event, status),
         label=label,
         error_messages={"invalid_choice": "Choose a player of this event."},
     )
@@ -128,9 +126,8 @@ class CheckInForm(forms.Form):
 
     def __init__(self, *args, event: Event, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        entries = Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
         self.fields["present"] = forms.ModelMultipleChoiceField(
-            queryset=entries.select_related("player").order_by("player__name", "pk"),
+            queryset=selectors.entries_by_name(event, Entry.Status.ACTIVE),
             required=False,
             error_messages={"invalid_choice": "Choose active players of this event."},
         )

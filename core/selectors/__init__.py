@@ -27,6 +27,7 @@ from core.selectors.boards import (
 )
 from core.selectors.codes import SeatCode, TableCodes, round_codes, seat_for_code, seat_with_code
 from core.selectors.events import (
+    entries_by_name,
     entries_of,
     players,
     public_event_list,
@@ -114,6 +115,7 @@ __all__ = [
     "directed_event",
     "directed_events",
     "directed_table",
+    "entries_by_name",
     "entries_of",
     "entry_counts",
     "entry_document",

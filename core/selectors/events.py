@@ -46,6 +46,15 @@ def players(user: User, search: str | None = None) -> QuerySet[Player]:
     return found
 
 
+def entries_by_name(event: Event, status: str | None = None) -> QuerySet[Entry]:
+    """The event's entries (of one status, if given) with their players, A to Z: what the
+    director's lists and choices show."""
+    found = Entry.objects.filter(event=event).select_related("player")
+    if status is not None:
+        found = found.filter(status=status)
+    return found.order_by("player__name", "pk")
+
+
 def entries_of(event: Event, status: str | None = None) -> QuerySet[Entry]:
     """The event's entries with their players and, as `left_after_hand`, the leave
     point of their seat in the round in play (None: not seated, or not leaving), and as
