@@ -7,7 +7,7 @@ from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from api.series_serializers import PrizeSerializer
+from api.series_serializers import PrizesAsJson, PrizeSerializer
 from core.selectors import quality_by_player, visible_players
 from core.selectors.series import series_slugs_shown
 from core.services import EVENT_FIELDS
@@ -23,7 +23,7 @@ class PlayerSerializer(CountryFieldMixin, serializers.ModelSerializer):
         fields = ["id", "name", "club", "country", "rating"]
 
 
-class EventSerializer(serializers.ModelSerializer):
+class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
     table_points = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=1000),
         min_length=1,
@@ -81,15 +81,6 @@ class EventSerializer(serializers.ModelSerializer):
             reader = request.user if request is not None else AnonymousUser()
             shown.update(series_slugs_shown(reader, ids))
         return shown[event.series_id]
-
-    def to_internal_value(self, data):
-        values = super().to_internal_value(data)
-        if "prizes" in values:
-            values["prizes"] = [
-                {k: (str(v) if k == "amount" else v) for k, v in dict(p).items()}
-                for p in values["prizes"]
-            ]
-        return values
 
 
 class EntrySerializer(serializers.ModelSerializer):

@@ -17,6 +17,20 @@ class PrizeSerializer(serializers.Serializer):
     item = serializers.CharField(max_length=200, required=False, allow_blank=True)
 
 
+class PrizesAsJson:
+    """A serializer with a `prizes` table hands it to the service as plain JSON (amounts
+    as text), for the service to check and store."""
+
+    def to_internal_value(self, data):
+        values = super().to_internal_value(data)
+        if "prizes" in values:
+            values["prizes"] = [
+                {k: (str(v) if k == "amount" else v) for k, v in dict(p).items()}
+                for p in values["prizes"]
+            ]
+        return values
+
+
 class FinalField(serializers.SlugField):
     """The series' final by its event's slug (null: none); checked by the service."""
 
@@ -24,7 +38,7 @@ class FinalField(serializers.SlugField):
         return value.slug
 
 
-class SeriesSerializer(serializers.ModelSerializer):
+class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
     points_scale = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=100_000),
         min_length=1,
@@ -54,15 +68,6 @@ class SeriesSerializer(serializers.ModelSerializer):
             "legs",
             "standings_version",
         ]
-
-    def to_internal_value(self, data):
-        values = super().to_internal_value(data)
-        if "prizes" in values:  # plain JSON for the service to check and store
-            values["prizes"] = [
-                {k: (str(v) if k == "amount" else v) for k, v in dict(p).items()}
-                for p in values["prizes"]
-            ]
-        return values
 
 
 class LegSerializer(serializers.ModelSerializer):

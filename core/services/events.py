@@ -18,9 +18,8 @@ from core.services.hands import overrule_open_entries
 from core.services.ratings import queue_ratings_refresh
 from core.services.rounds import check_can_finish
 from core.services.screens import screens_changed
-from core.services.series import check_final_format, check_may_be_private
+from core.services.series import check_final_format, check_may_be_private, check_prizes
 from core.services.standings import queue_standings_refresh
-from game.prizes import check_table as check_prize_table
 from game.ranking import check_tiebreaks as check_chain
 from game.rulesets import deal_problem
 from tournaments.models import PLAYED_ROUND_STATUSES, Event
@@ -115,10 +114,7 @@ def check_settings(data: Mapping[str, Any]) -> None:
     if "tiebreaks" in data:
         check_tiebreaks(data["tiebreaks"])
     if "prizes" in data:
-        try:
-            check_prize_table(data["prizes"])
-        except ValueError as error:
-            raise InvalidInput(f"The prize table: {error}.", field="prizes") from error
+        check_prizes(data["prizes"])
 
 
 def with_house_rules(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -130,7 +126,7 @@ def with_house_rules(data: Mapping[str, Any]) -> dict[str, Any]:
     elif "ruleset" in data and data["ruleset"] != Event.Ruleset.CUSTOM:
         data["custom_ruleset"] = None
     if "prizes" in data:
-        data["prizes"] = [p.as_dict() for p in check_prize_table(data["prizes"])]
+        data["prizes"] = check_prizes(data["prizes"])
     return data
 
 
