@@ -10,7 +10,7 @@ player the draw placed there, shared or not. Plain Python, no Django.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
@@ -45,6 +45,22 @@ class Award:
     @property
     def shared(self) -> bool:
         return bool(self.shared_with)
+
+
+def tied_groups(rows: Iterable, tie_key: Callable[[object], object]) -> list[list[int]]:
+    """The ranks of rows (each with a `rank`) tied on `tie_key` (what they scored before
+    the draw), in groups of rank order; a group of one is not tied. What a prize table
+    may share between players."""
+    groups: list[list[int]] = []
+    previous = None
+    for row in sorted(rows, key=lambda r: r.rank):
+        key = tie_key(row)
+        if groups and key == previous:
+            groups[-1].append(row.rank)
+        else:
+            groups.append([row.rank])
+        previous = key
+    return groups
 
 
 def check_table(raw: object) -> tuple[Prize, ...]:

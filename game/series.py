@@ -18,6 +18,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from game import prizes
+
 DEFAULT_POINTS_SCALE: tuple[int, ...] = (
     100, 80, 65, 55, 50, 45, 40, 36, 32, 29, 26, 24, 22, 20, 18, 16,
     15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1,
@@ -175,12 +177,4 @@ def carried_score(rank: int, step: int) -> int:
 def tied_groups(rows: Sequence[SeriesRow]) -> list[list[int]]:
     """The ranks of the players tied on everything before the draw, in groups of rank
     order (a group of one is not tied): what a prize table may share between them."""
-    groups: list[list[int]] = []
-    previous = None
-    for row in sorted(rows, key=lambda r: r.rank):
-        if groups and row.tie_key == previous:
-            groups[-1].append(row.rank)
-        else:
-            groups.append([row.rank])
-        previous = row.tie_key
-    return groups
+    return prizes.tied_groups(rows, lambda row: row.tie_key)

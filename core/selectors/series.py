@@ -223,15 +223,9 @@ def event_prizes(event: Event, standings: list) -> dict[int, PrizeLine]:
     `tiebreaks`): players whose tiebreak values are equal up to the draw are tied."""
     if not event.prizes:
         return {}
-    groups: list[list[int]] = []
-    previous = None
-    for row in sorted(standings, key=lambda r: r.rank):
-        key = [t for t in (row.tiebreaks or []) if not (t and t[0] == "draw")]
-        if groups and key == previous:
-            groups[-1].append(row.rank)
-        else:
-            groups.append([row.rank])
-        previous = key
+    groups = game_prizes.tied_groups(
+        standings, lambda row: [t for t in (row.tiebreaks or []) if not (t and t[0] == "draw")]
+    )
     return prize_lines(event.prizes, groups, event.prize_ties)
 
 
