@@ -15,7 +15,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
 from api.support import EventScoped
-from core import exports
+from core.standings import exports
 
 CSV = "text/csv"
 

@@ -11,8 +11,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.scoring_serializers import PlayerRefSerializer
+from core.ratings import selectors as read
 from core.selectors import player_history
-from core.selectors import ratings as read
 from game.ratings import MIN_SETS
 
 

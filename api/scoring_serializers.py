@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from core.selectors.progress import TABLE_STATES
-from core.services.hands import CORRECTION_REASON_MAX
+from core.hands.services import CORRECTION_REASON_MAX
+from core.rounds.selectors import TABLE_STATES
 from game.ranking import WHY_INCOMPLETE
 from game.rules import PENALTY_KINDS
 from scoring.models import Proposal, Standing

@@ -8,10 +8,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from api.series_serializers import PrizesAsJson, PrizeSerializer
+from core.events.services import EXTRA_FIELDS
 from core.selectors import quality_by_player, visible_players
-from core.selectors.series import series_slugs_shown
+from core.series.selectors import series_slugs_shown
 from core.services import EVENT_FIELDS
-from core.services.events import EXTRA_FIELDS
 from game.prizes import TIE_POLICIES
 from game.ranking import TIEBREAKS
 from tournaments.models import Entry, Event, HouseRuleset, Player, Round

@@ -23,8 +23,8 @@ from api.series_serializers import (
 )
 from api.support import require_login
 from core import selectors, services
-from core.selectors import series as reads
-from core.services import rulesets as house
+from core.events import rulesets as house
+from core.series import selectors as reads
 from tournaments.models import Event, HouseRuleset, Series
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from core.services.series import LINK_FIELDS, SERIES_FIELDS
+from core.series.services import LINK_FIELDS, SERIES_FIELDS
 from game.prizes import TIE_POLICIES
 from tournaments.models import Event, HouseRuleset, Series
 

@@ -18,8 +18,9 @@ from api.hands import TableView, parse_hand
 from api.scoring_serializers import HandInputSerializer, ProposalSerializer
 from api.serializers import RoundCodesSerializer
 from api.support import EventScoped
-from core import codes, selectors, services
+from core import selectors, services
 from core.selectors import ProposalView
+from core.table_entry import codes
 
 CODE_HEADER = "X-Player-Code"
 CODE_PARAMETER = OpenApiParameter(

@@ -110,7 +110,7 @@ def standings(event, runs: int) -> dict[str, list[float]]:
     for i in range(runs):  # interleaved, so a busy moment hits all three alike
         out["bare"].append(timed(bare))
         out["full"].append(timed(lambda: services.refresh_standings(event=event, full=True)))
-        with mock.patch("core.services.background.send"):
+        with mock.patch("core.background.send"):
             services.record_hand(table=table, number=5, entry=hand_entry(i))
         event.refresh_from_db()
         out["incremental"].append(timed(lambda: services.refresh_standings(event=event)))
@@ -168,7 +168,7 @@ def saves(event, count: int) -> dict[str, list[float]]:
         assert response.status_code == 200, response.content[:300]
         return took, len(executed)
 
-    with mock.patch("core.services.background.send"):  # the worker's part, not the request's
+    with mock.patch("core.background.send"):  # the worker's part, not the request's
         for i in range(count + 5):
             data = {**SHEET_ROWS[i % 2], "version": str(hand_version(table, 6))}
             took, queries = measured(lambda d=data: client.post(url, d, HTTP_HX_REQUEST="true"))

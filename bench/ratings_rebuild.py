@@ -27,7 +27,7 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from core.demo import DemoOptions, generate_demo_event
-    from core.services.ratings import refresh_ratings
+    from core.ratings.services import refresh_ratings
     from scoring.models import HandScore, PlayerRating, RatedRound
     from tournaments.models import Event
 

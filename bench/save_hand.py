@@ -138,7 +138,7 @@ def p95(values: list[float]) -> float:
 
 
 def run(client, event, saves: int, mode: str) -> tuple[list[float], list[int]]:
-    from core.services import background
+    from core import background
 
     table, url, version = target(event)
     warm = 5

@@ -19,7 +19,7 @@ def main() -> None:
     setup_django()
     from django.db import transaction
 
-    from core.selectors.seating import seating_request
+    from core.seating.selectors import seating_request
     from core.services import refresh_standings, start_round
     from game import seating
     from tournaments.models import Event, Round

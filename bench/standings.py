@@ -52,7 +52,7 @@ def worker_peak_memory(url: str, event_id: int) -> tuple[int, int, float]:
     from django.db import connection
     from django.utils import timezone
 
-    from core.services.background import STANDINGS
+    from core.background import STANDINGS
     from core.tasks import refresh_standings
     from scoring.models import DerivedState
     from tournaments.models import Event
@@ -94,8 +94,8 @@ def main() -> None:
     url = setup_django()
     from django.db import connection
 
-    from core.selectors.rebuild import set_records
     from core.services import refresh_standings
+    from core.standings.rebuild import set_records
     from scoring.models import HandScore
 
     event = big_event(1024, 10)

@@ -20,8 +20,8 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from core import services
+from core.seating.services import store_plan
 from core.services import issue_codes, score_rows, withdraw_entry
-from core.services.seating import store_plan
 from game import rules, seating
 from game.cards import Card, Deck
 from scoring.models import Hand, HandScore, Penalty

@@ -6,7 +6,7 @@ once it commits, so it catches up by itself.
 - A closed round may have been rated: deleting it (alone, or with its event) takes
   its rated round and the players' current ratings that came from it with it
   (cascades), so the ratings are marked stale; the rebuild rolls back to before the
-  first round that is gone and applies the rest again (`core.services.ratings`).
+  first round that is gone and applies the rest again (`core.ratings.services`).
 - A leg of a series: its series' standings are marked stale and ranked again without it.
 
 Receivers, rather than one delete service, because a deletion cascades from more
@@ -18,8 +18,8 @@ from __future__ import annotations
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
-from core.services.ratings import queue_ratings_refresh
-from core.services.series import queue_series_refresh
+from core.ratings.services import queue_ratings_refresh
+from core.series.services import queue_series_refresh
 from tournaments.models import Event, Round
 
 

@@ -1,15 +1,15 @@
 """Celery tasks: thin callers of services, safe to run twice. Each runs under the name
-a service queues it by (`core.services.background`)."""
+a service queues it by (`core.background`)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from core.services import background, derived
-from core.services.ratings import RATINGS, refresh_ratings_job
-from core.services.seating import seat_round_job
-from core.services.series import refresh_series_job
-from core.services.standings import refresh_standings_job
+from core import background, derived
+from core.ratings.services import RATINGS, refresh_ratings_job
+from core.seating.services import seat_round_job
+from core.series.services import refresh_series_job
+from core.standings.services import refresh_standings_job
 
 RELIABLE = {"acks_late": True, "reject_on_worker_lost": True}
 CATCH_UP = "core.catch_up"

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from core import selectors, services
-from core.sheet_form import row_fields
+from core.hands.sheet_form import row_fields
 from director.common import act, dashboard_url, director_event, director_round, invalid_form
 from director.forms import TableEntryForm
 from tournaments.models import Event, Round

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 
 from core import services
 from core.errors import ServiceError
-from core.services.hands import CORRECTION_REASON_MAX
+from core.hands.services import CORRECTION_REASON_MAX
 from director.common import director_table
 from director.sheet import check_hand_number
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
 from core import selectors, services
-from core.selectors import series as reads
+from core.series import selectors as reads
 from director.common import act, invalid_form
 from game.series import default_points_scale
 from tournaments.models import Event, Series

@@ -21,9 +21,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core import selectors, services
 from core.errors import HandRejected, InvalidInput, ServiceError, StaleVersion, StateConflict
-from core.selectors import TableSheet
-from core.services.hands import CORRECTION_REASON_MAX
-from core.sheet_form import (
+from core.hands.services import CORRECTION_REASON_MAX
+from core.hands.sheet_form import (
     PENALTY_LABELS,
     HandRowForm,
     PenaltySlot,
@@ -32,6 +31,7 @@ from core.sheet_form import (
     service_problems,
     sheet_problem,
 )
+from core.selectors import TableSheet
 from director.common import director_table, is_htmx, read_only_reason
 from director.entries import open_entries
 from game import rules

@@ -12,8 +12,8 @@ from django.views.decorators.http import require_http_methods
 
 from core import services
 from core.errors import ServiceError
-from core.selectors.site import is_loopback, site_url, site_url_source, stored_site_url
-from core.services.site import may_set_site_url
+from core.site.selectors import is_loopback, site_url, site_url_source, stored_site_url
+from core.site.services import may_set_site_url
 
 
 def site_panel(request: HttpRequest) -> dict:

@@ -17,9 +17,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from core import exports, importing, printing, selectors
+from core import importing, printing, selectors
 from core.errors import ServiceError
-from core.selectors.site import site_url
+from core.site.selectors import site_url
+from core.standings import exports
 from director.common import director_event
 from director.site import site_panel
 from tournaments.models import Event, Round

@@ -273,7 +273,7 @@ CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 40)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
 # Sending a task while the broker is down fails within about a second (the request
-# that queued it has committed already; see core.services.background).
+# that queued it has committed already; see core.background).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 2,
     "interval_start": 0,
@@ -291,7 +291,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 }
 # Celery beat: one `celery -A kalooki_site beat` process (README, "Running it for
 # real") sends the catch-up task on this schedule; it rebuilds any derived data the
-# database says is stale (core.services.derived), whatever was lost on the way.
+# database says is stale (core.derived), whatever was lost on the way.
 CATCH_UP_SECONDS = envint("CATCH_UP_SECONDS", 10)
 CELERY_BEAT_SCHEDULE = {
     "catch-up-stale-derived-data": {"task": "core.catch_up", "schedule": CATCH_UP_SECONDS},
@@ -347,7 +347,7 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "tournaments.models.Entry.Status",
         "StandingStatusEnum": "scoring.models.Standing.Status",
         "ProposalStateEnum": "scoring.models.Proposal.State",
-        "TableStateEnum": "core.selectors.progress.TABLE_STATES",
+        "TableStateEnum": "core.rounds.selectors.TABLE_STATES",
         "ClockStateEnum": "game.clock.STATES",
     },
 }

@@ -24,11 +24,12 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from core import codes, selectors, services
+from core import selectors, services
 from core.errors import ServiceError
+from core.hands.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from core.live import remember_version, table_key, version_key
-from core.selectors.proposals import hand_lines, penalty_lines
-from core.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
+from core.table_entry import codes
+from core.table_entry.selectors import hand_lines, penalty_lines
 from game import rules
 from public.entry_form import (
     EntryForm,

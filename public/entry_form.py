@@ -1,6 +1,6 @@
 """The hand form of the players' entry page: the boxes of the seats that play the hand,
 who went out, down and out, redeal, penalties, read with the director's sheet's form
-(`core.sheet_form.HandRowForm`) and refused in its words."""
+(`core.hands.sheet_form.HandRowForm`) and refused in its words."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import HandRejected, ServiceError
-from core.sheet_form import (
+from core.hands.sheet_form import (
     HandRowForm,
     PenaltySlot,
     RowProblem,

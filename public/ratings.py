@@ -11,8 +11,8 @@ from django.shortcuts import render
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-from core.selectors import profiles
-from core.selectors import ratings as read
+from core.ratings import profiles
+from core.ratings import selectors as read
 from game.ratings import MIN_SETS
 
 

@@ -9,8 +9,9 @@ from django.shortcuts import render
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-from core import exports, printing
-from core.selectors import series as reads
+from core import printing
+from core.series import selectors as reads
+from core.standings import exports
 
 
 @require_safe

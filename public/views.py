@@ -35,8 +35,8 @@ from django.views.decorators.http import require_safe
 
 from core import live as live_version
 from core import selectors
-from core.selectors.prizes import event_prize_winners
-from core.selectors.series import player_series, series_of_event
+from core.series.selectors import player_series, series_of_event
+from core.standings.prizes import event_prize_winners
 from public import live, ratings
 from tournaments.models import Event
 

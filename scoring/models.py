@@ -153,7 +153,7 @@ class Proposal(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="proposals")
     number = models.PositiveSmallIntegerField()
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
-    # The hand as entered, in the API's shape (`core.selectors.proposals.entry_document`).
+    # The hand as entered, in the API's shape (`core.table_entry.selectors.entry_document`).
     entry = models.JSONField()
     # The hand's version it was entered against (0: not recorded yet).
     base_version = models.PositiveIntegerField(default=0)
@@ -266,7 +266,7 @@ class DerivedState(models.Model):
     transaction; a rebuild notes `changes` before it reads the sources and, when it
     commits, clears `dirty_since` only if nothing changed meanwhile. So whatever a
     broker or a worker loses on the way, the database still says what is stale, and
-    the periodic catch-up (`core.services.derived.catch_up`) rebuilds it.
+    the periodic catch-up (`core.derived.catch_up`) rebuilds it.
     """
 
     kind = models.CharField(max_length=60)
@@ -293,7 +293,7 @@ class DerivedState(models.Model):
         return f"{self.kind} {self.key}: {state}"
 
 
-# --- Ratings across events (derived data: rebuilt by `core.services.ratings`) -----------
+# --- Ratings across events (derived data: rebuilt by `core.ratings.services`) -----------
 
 
 class RatingBook(models.Model):
@@ -370,7 +370,7 @@ class RatingChange(models.Model):
 
 class SeriesStanding(models.Model):
     """A player's place in a series: rebuilt from the legs' final standings by
-    `core.services.series`, never edited by hand. `results` lists their legs in order:
+    `core.series.services`, never edited by hand. `results` lists their legs in order:
     {"event", "name", "place", "points", "counted"}."""
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="standings")
@@ -399,7 +399,7 @@ class SeriesStanding(models.Model):
 class SetTotal(models.Model):
     """One seat's set as it stands: the sums over its scored hands, kept up to date by
     the transaction that saves or deletes a hand at its table
-    (`core.services.set_totals`), so a standings rebuild ranks from one row per set
+    (`core.hands.set_totals`), so a standings rebuild ranks from one row per set
     instead of adding up every hand score of the event. A full rebuild
     (`manage.py rebuild_standings`, an import, a reopened round) writes them all
     again from the hand scores."""

@@ -74,7 +74,7 @@ def _empty_cache():
     """Every test starts and ends with an empty cache, so no test sees another's pages
     (nor the copies a web process keeps of them)."""
     from api.standings import forget_rendered
-    from core.selectors.rebuild import forget_closed_sets
+    from core.standings.rebuild import forget_closed_sets
     from public.live import forget_local
 
     cache.clear()

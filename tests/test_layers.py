@@ -134,9 +134,72 @@ def edges_of(name: str, top: set[str]) -> set[str]:
 
 
 def test_an_import_from_outside_a_package_counts_its_init():
-    assert packages_run("core.selectors.series", "core.services.background") == {"core.services"}
-    assert packages_run("director.sheet", "core.services.hands") == {"core", "core.services"}
-    assert packages_run("core.services.hands", "core.services.background") == set()
+    assert packages_run("core.series.selectors", "core.hands.selectors") == {"core.hands"}
+    assert packages_run("director.sheet", "core.hands.services") == {"core", "core.hands"}
+    assert packages_run("core.hands.services", "core.hands.history") == set()
+
+
+# Inside `core`, one package per feature. A feature reaches another only through its
+# public names (no module or name starting with "_"), and never through the index modules
+# that gather core's names for the pages and the API (`core.services`, `core.selectors`,
+# `core.printing`): those sit above every feature.
+FEATURES = sorted(
+    path.parent.name
+    for path in (ROOT / "core").glob("*/__init__.py")
+    if path.parent.name not in {"admin", "management", "templatetags", "migrations"}
+)
+INDEXES = {"core.services", "core.selectors", "core.printing"}
+
+
+def feature_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 2 and parts[0] == "core" and parts[1] in FEATURES else None
+
+
+def private_names(name: str) -> list[str]:
+    """What `name` takes from another feature that is not public there."""
+    tree = ast.parse(MODULES[name].read_text())
+    taken = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            source = feature_of(node.module)
+            if source is None or source == feature_of(name):
+                continue
+            for alias in node.names:
+                whole = f"{node.module}.{alias.name}".split(".")
+                if any(part.startswith("_") and part != "__init__" for part in whole):
+                    taken.append(f"{node.module}.{alias.name}")
+    return taken
+
+
+def test_core_is_grouped_by_feature():
+    assert {"events", "hands", "standings", "seating", "table_entry", "series"} <= set(FEATURES)
+    # Left at the top of core: what every feature shares, the indexes, the app's wiring.
+    shared = {"background", "caching", "common", "derived", "errors", "jobs", "pdf", "tasks"}
+    wiring = {"__init__", "apps", "signals", "demo"}
+    loose = {path.stem for path in (ROOT / "core").glob("*.py")}
+    assert loose <= shared | wiring | {"services", "selectors", "printing"}
+
+
+def test_a_feature_never_imports_the_indexes():
+    wrong = {
+        name: sorted(top & INDEXES)
+        for name, (top, _) in GRAPH.items()
+        if feature_of(name) and top & INDEXES
+    }
+    assert wrong == {}
+
+
+def test_a_feature_takes_only_public_names_from_another():
+    wrong = {name: private_names(name) for name in MODULES if feature_of(name)}
+    assert {name: taken for name, taken in wrong.items() if taken} == {}
+
+
+def test_the_public_names_check_sees_a_private_import(tmp_path, monkeypatch):
+    module = tmp_path / "sheet.py"
+    module.write_text("from core.hands.services import _locked_table\n")
+    monkeypatch.setitem(MODULES, "core.rounds.sheet", module)
+    assert private_names("core.rounds.sheet") == ["core.hands.services._locked_table"]
 
 
 def test_the_import_graph_has_no_circle():

@@ -493,7 +493,7 @@ class Seat(models.Model):
 
 class PlayerCode(models.Model):
     """A seated player's personal code for one round: it lets them enter and confirm
-    their own table's hands (`core.services.proposals`). Directors see and print it;
+    their own table's hands (`core.table_entry.services`). Directors see and print it;
     the public never does."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="codes")
@@ -593,7 +593,7 @@ class Series(models.Model):
     """A circuit or season of events (the legs): series points by final place in each
     leg, the best `best_of` of a player's legs counting, the first `qualifiers` going to
     the final. Its standings (`scoring.SeriesStanding`) are rebuilt by a background job
-    (`core.services.series`), never edited by hand."""
+    (`core.series.services`), never edited by hand."""
 
     slug = models.SlugField(max_length=80, unique=True)
     name = models.CharField(max_length=200)

@@ -10,9 +10,9 @@ from simple_history.admin import SimpleHistoryAdmin
 from core import services
 from core.admin.common import ReadOnly, take_saved
 from core.errors import ServiceError
-from core.services.rulesets import check_house_data
-from core.services.series import SERIES_FIELDS, check_series
-from core.services.site import check_site_url
+from core.events.rulesets import check_house_data
+from core.series.services import SERIES_FIELDS, check_series
+from core.site.services import check_site_url
 from scoring.models import (
     SeriesStanding,
 )

@@ -41,7 +41,7 @@ class StandingAdmin(admin.ModelAdmin):
 @admin.register(DerivedState)
 class DerivedStateAdmin(admin.ModelAdmin):
     """Which derived data is stale, since when: kept by the changes, the rebuilds and
-    the periodic catch-up, never by hand (core.services.derived)."""
+    the periodic catch-up, never by hand (core.derived)."""
 
     list_display = ["kind", "key", "dirty_since", "changes", "built", "built_at"]
     list_filter = ["kind"]
@@ -56,7 +56,7 @@ class DerivedStateAdmin(admin.ModelAdmin):
 
 class DerivedAdmin(ReadOnly, admin.ModelAdmin):
     """Ratings are derived data: rebuilt by the ratings job and `recompute_ratings`
-    (core.services.ratings), never changed by hand."""
+    (core.ratings.services), never changed by hand."""
 
 
 @admin.register(PlayerRating)

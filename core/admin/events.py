@@ -11,8 +11,8 @@ from core import services
 from core.admin.common import SEATING_CHANGES, ReadOnly, sheet_link, take_saved
 from core.admin.scores import HandsUnderTableInline
 from core.errors import ServiceError
+from core.events.services import EXTRA_FIELDS
 from core.services import EVENT_FIELDS
-from core.services.events import EXTRA_FIELDS
 from tournaments.models import (
     Announcement,
     Entry,
@@ -173,7 +173,7 @@ class TableAdmin(ReadOnly, SimpleHistoryAdmin):
 @admin.register(Seat)
 class SeatAdmin(ReadOnly, SimpleHistoryAdmin):
     """Read-only: who sits where changes through the director's swap, move and
-    substitute (`core.services.seating`, `substitute_entry`), a leave point through
+    substitute (`core.seating.services`, `substitute_entry`), a leave point through
     withdrawing (`set_leave_point`); they check the hands recorded, keep the history and
     rebuild the standings."""
 

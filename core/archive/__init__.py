@@ -28,7 +28,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from core.services.events import EVENT_FIELDS as EVENT_SETTINGS
+from core.events.services import EVENT_FIELDS as EVENT_SETTINGS
 from game.rulesets import get_ruleset
 from game.sets import ends_after
 from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty, Proposal, Standing

@@ -45,9 +45,9 @@ from core.archive import (
 )
 from core.archive.verify import check_event_settings, verify_event
 from core.errors import ServiceError
-from core.services import create_player
-from core.services.events import RESERVED_SLUGS
-from core.services.ratings import queue_ratings_refresh
+from core.events.services import RESERVED_SLUGS
+from core.ratings.services import queue_ratings_refresh
+from core.registrations.services import create_player
 from game.rulesets import check_house
 from tournaments.models import Event, HouseRuleset, Player
 

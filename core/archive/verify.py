@@ -18,13 +18,13 @@ from typing import Any
 from django.db.models import Prefetch
 
 from core.archive import ArchiveError
+from core.common import full_clean_or_raise
 from core.errors import ServiceError, StateConflict
-from core.selectors.progress import round_progress
-from core.services import full_clean_or_raise
-from core.services.events import EVENT_FIELDS, check_settings
-from core.services.hands import check_stored_hand
-from core.services.rounds import check_can_finish, check_table_sizes
-from core.services.seating import check_quality
+from core.events.services import EVENT_FIELDS, check_settings
+from core.hands.services import check_stored_hand
+from core.rounds.selectors import round_progress
+from core.rounds.services import check_can_finish, check_table_sizes
+from core.seating.services import check_quality
 from game.sets import ends_after
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round, Seat, Table
@@ -129,7 +129,7 @@ def check_seats(event: Event, table: Table) -> None:
 
 
 def check_table_end(table: Table, seats: list[Seat], hand_count: int) -> None:
-    """The table's early end as `core.services.leaving` keeps it: after the hand before
+    """The table's early end as `core.registrations.leaving` keeps it: after the hand before
     the first one fewer than three players would play (`game.sets.ends_after`), or none
     when at least three play every hand of the set."""
     where = f"round {table.round.number}, table {table.number}"

@@ -20,6 +20,8 @@ from django.db.models import F
 from django.db.models.functions import Lower
 
 from core.errors import InvalidInput, ServiceError
+from core.events.access import User
+from core.events.selectors import visible_players
 from core.importing.reading import (
     FILE,
     MAX_BYTES,
@@ -31,8 +33,7 @@ from core.importing.reading import (
     parse_row,
     read_rows,
 )
-from core.selectors import User, visible_players
-from core.services import create_player, register_entry
+from core.registrations.services import create_player, register_entry
 from tournaments.models import Entry, Event, Player
 
 __all__ = ["MAX_BYTES", "NEW", "apply_import", "build_preview", "parse_choice", "preview_import"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.errors import InvalidInput
-from core.services.rulesets import check_house_data
+from core.events.rulesets import check_house_data
 
 pytestmark = pytest.mark.django_db
 

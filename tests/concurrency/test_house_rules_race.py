@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from core import services
-from core.services.rulesets import create_house_ruleset, update_house_ruleset
+from core.events.rulesets import create_house_ruleset, update_house_ruleset
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import Hand
 from tests.concurrency.threads import together

@@ -17,8 +17,7 @@ import psycopg
 import pytest
 from django.db import connection
 
-from core import services
-from core.services import background
+from core import background, services
 from tests.fixtures import make_entries, make_event, make_round
 from tournaments.models import Round
 

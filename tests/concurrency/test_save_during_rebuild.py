@@ -23,7 +23,7 @@ def test_a_hand_save_does_not_wait_for_the_rebuild_holding_the_event(monkeypatch
     event = make_event()
     table = make_round(event, table_sizes=(4,)).tables.get()
     services.refresh_standings(event=event)
-    monkeypatch.setattr("core.services.background.send", lambda *a, **k: True)
+    monkeypatch.setattr("core.background.send", lambda *a, **k: True)
     scores = tuple(SeatEntry(seat=s, points=0 if s == 1 else 9) for s in range(1, 5))
     with rebuild_in_progress(event), connection.cursor() as cursor:
         cursor.execute("SET lock_timeout = '3s'")  # a wait would fail, not hang

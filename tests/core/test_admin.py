@@ -212,7 +212,7 @@ def event_form_data(client, event) -> tuple[str, dict]:
 
 
 def standings_now(event) -> dict:
-    from core.services import background, derived
+    from core import background, derived
     from scoring.models import DerivedState, Standing
 
     event.refresh_from_db()
@@ -320,7 +320,7 @@ def test_an_event_added_in_the_admin_is_created_by_the_service(client):
 def test_a_new_custom_event_in_the_admin_is_checked_as_create_event_checks_it(client):
     """The form asks `check_new_event`: jokers the house rules do not give are refused on
     the form (not a 500 from the save), and nothing is created."""
-    from core.services.rulesets import create_house_ruleset
+    from core.events.rulesets import create_house_ruleset
     from tests.core.test_house_rules import HOUSE
     from tournaments.models import Event
 

@@ -10,7 +10,7 @@ import pytest
 from core import archive, services
 from core.archive import export as archive_export
 from core.archive import importer as archive_import
-from core.services.rulesets import create_house_ruleset, update_house_ruleset
+from core.events.rulesets import create_house_ruleset, update_house_ruleset
 from tests.core.test_archive import forget, resigned
 from tests.core.test_house_rules import HOUSE, sheet
 from tests.fixtures import make_round, played_event

@@ -11,7 +11,7 @@ import pytest
 from core import archive, selectors, services
 from core.archive import export as archive_export
 from core.archive import importer as archive_import
-from core.services.hands import CORRECTION_REASON_MAX
+from core.hands.services import CORRECTION_REASON_MAX
 from tests.core.test_archive import forget
 from tests.fixtures import hand, played_event
 from tournaments.models import Table

@@ -12,8 +12,8 @@ from django.contrib.admin import site
 from django.core.management import call_command
 from django.utils import timezone
 
-from core import services
-from core.services import background, derived, ratings
+from core import background, derived, services
+from core.ratings import services as ratings
 from core.tasks import catch_up
 from scoring.models import DerivedState, PlayerRating, RatedRound, SeriesStanding
 from tests.core.ratings_world import closed_round, players

@@ -15,9 +15,8 @@ from kombu.exceptions import OperationalError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from core import services
-from core.services import background, derived
-from core.services.standings import refresh_standings_job
+from core import background, derived, services
+from core.standings.services import refresh_standings_job
 from core.tasks import catch_up
 from game.rules import HandEntry, SeatEntry
 from scoring.models import DerivedState, Standing
@@ -103,7 +102,7 @@ def test_a_save_while_the_broker_is_down_is_answered_200_and_marked_stale(
 ):
     director = APIClient()
     director.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=alice).key}")
-    with caplog.at_level(logging.ERROR, logger="core.services.background"):
+    with caplog.at_level(logging.ERROR, logger="core.background"):
         response = director.put(hand_url(), BODY, format="json", HTTP_IF_MATCH='"0"')
     assert response.status_code == 200, response.content
     assert response.json()["version"] == 1

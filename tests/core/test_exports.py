@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from core import exports
+from core.standings import exports
 from scoring.models import Hand, HandScore, Standing
 from tests.fixtures import played_event
 from tournaments.models import Player

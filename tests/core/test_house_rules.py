@@ -7,7 +7,7 @@ import pytest
 
 from core import services
 from core.errors import HandRejected, InvalidInput, StateConflict
-from core.services.rulesets import create_house_ruleset, update_house_ruleset
+from core.events.rulesets import create_house_ruleset, update_house_ruleset
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import HandScore, Standing
 from tests.fixtures import make_event, make_round

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from core import printing
-from core.codes import shown
+from core.table_entry.codes import shown
 from tests.core.test_printing import pages, qr_codes
 from tests.fixtures import codes_of, make_world
 from tests.html import Page, signed_in

@@ -8,7 +8,7 @@ import pytest
 
 from core import selectors, services
 from core.errors import Forbidden, HandRejected, Missing, StateConflict, TooManyAttempts
-from core.selectors.hands import hand_at
+from core.hands.selectors import hand_at
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import Hand, Proposal
 from tests.fixtures import codes_of, hand, make_world

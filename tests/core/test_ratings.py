@@ -1,4 +1,4 @@
-"""Ratings across events (core.services.ratings): rated round by round in one global
+"""Ratings across events (core.ratings.services): rated round by round in one global
 order, incrementally, with the same numbers as a full recomputation."""
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ import io
 import pytest
 from django.core.management import call_command
 
-from core import services
-from core.services import derived
-from core.services.ratings import KEY, RATINGS
+from core import derived, services
+from core.ratings.services import KEY, RATINGS
 from scoring.models import PlayerRating, RatedRound, RatingChange
 from tests.core.ratings_world import closed_round, players
 from tests.fixtures import hand_at, make_event

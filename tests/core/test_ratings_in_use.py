@@ -7,7 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from core import importing, services
-from core.selectors.seating import seating_request
+from core.seating.selectors import seating_request
 from game import seating
 from tests.core.ratings_world import closed_round, entries_for, players
 from tests.fixtures import make_event

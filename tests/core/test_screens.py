@@ -15,7 +15,8 @@ from django.utils import timezone
 from core import live as live_version
 from core import selectors, services
 from core.errors import InvalidInput, StateConflict
-from core.selectors.boards import FIELD, SEATING, STANDINGS
+from core.screens.services import MAX_SHOWN
+from core.standings.boards import FIELD, SEATING, STANDINGS
 from game.clock import OVER, PAUSED, RUNNING, STOPPED
 from game.rules import HandEntry, SeatEntry
 from tests.fixtures import make_alice, make_entries, make_event, make_root, make_round
@@ -168,7 +169,7 @@ def test_an_empty_or_long_announcement_is_refused(event, text, message):
 
 
 def test_at_most_ten_announcements_show_at_once(event):
-    for n in range(services.screens.MAX_SHOWN):
+    for n in range(MAX_SHOWN):
         services.post_announcement(event=event, text=f"Line {n}")
     with pytest.raises(StateConflict, match="remove one first"):
         services.post_announcement(event=event, text="One too many")

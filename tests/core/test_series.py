@@ -10,10 +10,9 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from core import services
+from core import background, derived, services
 from core.errors import InvalidInput, StateConflict
-from core.selectors import series as reads
-from core.services import background, derived
+from core.series import selectors as reads
 from core.tasks import catch_up
 from game.rules import HandEntry, SeatEntry
 from scoring.models import DerivedState, SeriesStanding, Standing

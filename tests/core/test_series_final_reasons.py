@@ -8,7 +8,7 @@ import pytest
 
 from core import services
 from core.errors import InvalidInput, StateConflict
-from core.services.series import check_final_format
+from core.series.services import check_final_format
 from tests.core.test_series import leg
 from tests.fixtures import make_event
 from tournaments.models import Entry, Event, Player

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from core import services
+from core import background, derived, services
 from core.errors import InvalidInput
-from core.services import background, derived, ratings
+from core.ratings import services as ratings
 from scoring.models import PlayerRating, SeriesStanding
 from tests.core.ratings_world import closed_round
 from tests.core.test_series import leg

@@ -10,7 +10,7 @@ import pytest
 
 from core import services
 from core.errors import InvalidInput
-from core.services.series import check_series
+from core.series.services import check_series
 from tests.core.test_series import leg
 from tests.fixtures import make_event
 from tournaments.models import Event, Player, Series

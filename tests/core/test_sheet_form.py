@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import BadRequest
 
-from core.sheet_form import HandRowForm, sheet_problem
+from core.hands.sheet_form import HandRowForm, sheet_problem
 from game import rules
 from tests.fixtures import engine_problems
 

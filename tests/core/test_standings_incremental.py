@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from core import services
 from core.errors import ServiceError
-from core.selectors.rebuild import scored_totals
-from core.services import set_totals
-from core.services.standings import WRITTEN
+from core.hands import set_totals
+from core.standings.rebuild import scored_totals
+from core.standings.services import WRITTEN
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import SetTotal, Standing
 from tests.fixtures import make_entries, make_event, make_round
@@ -219,7 +219,7 @@ def test_the_command_rebuilds_in_full():
 
 
 def test_a_round_in_play_is_ranked_on_the_closed_rounds_figures():
-    from core.selectors import rebuild as read
+    from core.standings import rebuild as read
 
     event = make_event(rounds_planned=2, format="table-points")
     entries = make_entries(event, 8)
@@ -250,7 +250,7 @@ def test_a_round_in_play_is_ranked_on_the_closed_rounds_figures():
 
 @pytest.mark.django_db(transaction=True)
 def test_the_next_rebuild_compares_with_the_rows_this_process_wrote():
-    from core.selectors import rebuild as read
+    from core.standings import rebuild as read
 
     event = make_event()
     round_ = make_round(event, table_sizes=(4, 4, 4))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.sheet_form import WORDING, sheet_problem
+from core.hands.sheet_form import WORDING, sheet_problem
 from game import rules
 from tests.fixtures import engine_problems, make_world
 from tests.html import HTMX, Page, signed_in

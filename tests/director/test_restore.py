@@ -10,7 +10,7 @@ import pytest
 
 from core import services
 from core.errors import InvalidInput, StateConflict
-from core.services.hands import CORRECTION_REASON_MAX
+from core.hands.services import CORRECTION_REASON_MAX
 from scoring.models import Hand, HandScore
 from tests.fixtures import hand
 from tests.html import signed_in

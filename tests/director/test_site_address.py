@@ -9,7 +9,7 @@ import pytest
 
 from core import printing, services
 from core.errors import Forbidden, InvalidInput
-from core.selectors.site import is_loopback, site_url
+from core.site.selectors import is_loopback, site_url
 from tests.html import signed_in
 from tournaments.models import SiteSetting
 

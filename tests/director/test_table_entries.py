@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core import services
-from core.codes import shown
+from core.table_entry.codes import shown
 from scoring.models import Hand, Proposal
 from tests.fixtures import hand, make_world
 from tests.html import Page, signed_in

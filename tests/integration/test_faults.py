@@ -23,8 +23,7 @@ from django.conf import settings
 from django.db import connection
 from rest_framework.authtoken.models import Token
 
-from core import services
-from core.services import background, derived
+from core import background, derived, services
 from game.rules import HandEntry, SeatEntry
 from scoring.models import Hand, Standing
 from tests.fixtures import make_alice, make_event, make_round

@@ -7,8 +7,7 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from core import services
-from core.services import background, derived
+from core import background, derived, services
 from scoring.models import SeriesStanding
 from tests.fixtures import hand_at, make_event, make_round
 from tests.processes import Worker, wait_until

@@ -9,8 +9,9 @@ import sys
 
 import pytest
 
-from core import codes, services
+from core import services
 from core.errors import TooManyAttempts
+from core.table_entry import codes
 from scoring.models import Standing
 from tests.fixtures import codes_of, hand, make_world
 from tests.processes import ROOT, Worker, wait_until

@@ -11,7 +11,8 @@ import re
 import pytest
 from django.core.cache import cache
 
-from core import exports, services
+from core import services
+from core.standings import exports
 from tests.fixtures import make_entries, make_event, make_round, play
 from tournaments.models import Event, Seat
 

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from core import services
-from core.selectors import profiles
-from core.services.rulesets import create_house_ruleset, update_house_ruleset
+from core.events.rulesets import create_house_ruleset, update_house_ruleset
+from core.ratings import profiles
 from tests.core.test_house_rules import HOUSE, TEN_HANDS
 from tests.fixtures import make_round, named_entries, play
 

@@ -12,7 +12,8 @@ import pytest
 from django.test import Client
 from pypdf import PdfReader
 
-from core import exports, printing, services
+from core import printing, services
+from core.standings import exports
 from tests.core.test_series import leg
 from tests.fixtures import make_event
 from tournaments.models import Player

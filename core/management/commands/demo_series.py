@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from core.demo_series import generate_demo_series
+from core.series.demo import generate_demo_series
 from tournaments.models import Series
 
 

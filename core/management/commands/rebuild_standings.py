@@ -1,6 +1,6 @@
 """Rebuild standings in full from the hand scores: `manage.py rebuild_standings SLUG
 [SLUG ...]` or `--all`. Every hand save keeps its table's set totals and the standings
-follow from those (`core.services.set_totals`); this adds up every hand score again,
+follow from those (`core.hands.set_totals`); this adds up every hand score again,
 writes the set totals from them and ranks, as an import or a reopened round does by
 itself. The result is the same as the incremental rebuild's (a property test checks)."""
 

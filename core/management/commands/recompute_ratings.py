@@ -1,13 +1,13 @@
 """Rate every closed round of every public event again, from nothing:
 `manage.py recompute_ratings`. The background job gives the same numbers
-incrementally (core.services.ratings); this is for a check or after a repair."""
+incrementally (core.ratings.services); this is for a check or after a repair."""
 
 from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from core.selectors import ratings as read
-from core.services.ratings import refresh_ratings
+from core.ratings import selectors as read
+from core.ratings.services import refresh_ratings
 
 
 class Command(BaseCommand):

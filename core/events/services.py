@@ -1,0 +1,324 @@
+"""Director actions on an event's settings: create it, change it. Checks come first and
+raise a `ServiceError` naming the field and the reason; only then is anything written.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from core.common import full_clean_or_raise, with_history_user
+from core.errors import InvalidInput, StateConflict
+from core.hands.selectors import event_has_hands
+from core.hands.services import overrule_open_entries
+from core.ratings.services import queue_ratings_refresh
+from core.rounds.services import check_can_finish
+from core.screens.services import screens_changed
+from core.series.services import check_final_format, check_may_be_private, check_prizes
+from core.standings.services import queue_standings_refresh
+from game.ranking import check_tiebreaks as check_chain
+from game.rulesets import deal_problem
+from tournaments.models import PLAYED_ROUND_STATUSES, Event
+
+EVENT_FIELDS = (
+    "slug",
+    "name",
+    "starts_on",
+    "venue",
+    "ruleset",
+    "packs",
+    "jokers",
+    "format",
+    "rounds_planned",
+    "director_penalty",
+    "overcall_penalty",
+    "trinidad_doubling",
+    "penalty_per_hand",
+    "table_points",
+    "advance_per_table",
+    "seating",
+    "odd_tables",
+    "public",
+    "status",
+    "tiebreaks",
+    "table_entry",
+    "round_minutes",
+    "time_rule",
+)
+# House rules and prizes (issue 18): settings too, kept apart from the archive's list.
+EXTRA_FIELDS = ("custom_ruleset", "prizes", "prize_ties")
+# Changing these after a hand is recorded would change what the recorded hands mean.
+SCORING_FIELDS = (
+    "custom_ruleset",
+    "ruleset",
+    "packs",
+    "jokers",
+    "director_penalty",
+    "overcall_penalty",
+    "trinidad_doubling",
+    "penalty_per_hand",
+)
+# Changing these changes how the recorded sets rank.
+RANKING_FIELDS = ("format", "table_points", "advance_per_table", "tiebreaks", "rounds_planned")
+
+
+# Addresses of the director's own pages, beside /director/<slug>/: an event of one of
+# these slugs would be out of its directors' reach.
+RESERVED_SLUGS = frozenset({"new", "site", "archive"})
+
+
+def check_slug(value: Any) -> None:
+    if value in RESERVED_SLUGS:
+        raise InvalidInput(
+            f'"{value}" is the address of one of the director\'s pages; choose another slug.',
+            field="slug",
+        )
+
+
+def check_table_points(value: Any) -> None:
+    ok = (
+        isinstance(value, list)
+        and 1 <= len(value) <= 6
+        and all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in value)
+    )
+    if not ok:
+        raise InvalidInput(
+            "Give 1 to 6 placement points, best place first, none negative (e.g. [4, 2, 1, 0]).",
+            field="table_points",
+        )
+    if any(a < b for a, b in zip(value, value[1:], strict=False)):
+        raise InvalidInput(
+            "Placement points must not grow from one place to the next.", field="table_points"
+        )
+
+
+def check_tiebreaks(value: Any) -> None:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InvalidInput("Give a list of tiebreak names.", field="tiebreaks")
+    try:
+        check_chain(value)
+    except ValueError as error:
+        raise InvalidInput(str(error), field="tiebreaks") from error
+
+
+def check_settings(data: Mapping[str, Any]) -> None:
+    check_unknown_fields(data)
+    if "slug" in data:
+        check_slug(data["slug"])
+    if "table_points" in data:
+        check_table_points(data["table_points"])
+    if "tiebreaks" in data:
+        check_tiebreaks(data["tiebreaks"])
+    if "prizes" in data:
+        check_prizes(data["prizes"])
+
+
+def with_house_rules(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The settings with the ruleset following the custom ruleset: naming one makes the
+    ruleset "custom"; a built-in ruleset drops it. Prizes stored as checked."""
+    data = dict(data)
+    if data.get("custom_ruleset") is not None:
+        data["ruleset"] = Event.Ruleset.CUSTOM
+    elif "ruleset" in data and data["ruleset"] != Event.Ruleset.CUSTOM:
+        data["custom_ruleset"] = None
+    if "prizes" in data:
+        data["prizes"] = check_prizes(data["prizes"])
+    return data
+
+
+def check_unknown_fields(data: Mapping[str, Any]) -> None:
+    unknown = sorted(set(data) - set(EVENT_FIELDS) - set(EXTRA_FIELDS))
+    if unknown:
+        raise InvalidInput({name: ["This is not an event setting."] for name in unknown})
+
+
+def check_agreed_rules(event: Event) -> None:
+    """The settings that must agree with each other, once the model's own checks pass:
+    the deck deals every hand to the largest table the seating makes, and Trinidad
+    doubling belongs to a Trinidad set."""
+    if event.ruleset == Event.Ruleset.CUSTOM and event.custom_ruleset_id is None:
+        raise InvalidInput(
+            "A custom ruleset needs its house rules: name one.", field="custom_ruleset"
+        )
+    if event.ruleset != Event.Ruleset.CUSTOM and event.custom_ruleset_id is not None:
+        raise InvalidInput(
+            'House rules are played with the ruleset "custom".', field="custom_ruleset"
+        )
+    problem = deal_problem(event.rules, event.deck, event.largest_table)
+    if problem is not None:
+        raise InvalidInput(
+            {
+                "packs": [
+                    f"The deck is too small: {problem}. Add a pack or jokers "
+                    "(or seat tables of three for the odd players)."
+                    if event.largest_table > 4
+                    else f"The deck is too small: {problem}. Add a pack or jokers."
+                ]
+            }
+        )
+    if event.trinidad_doubling and not event.rules.challenge_allowed:
+        raise InvalidInput(
+            "Trinidad doubling is for a Trinidad set; house rules say themselves whether a "
+            "down and out doubles (their down_and_out_doubles)."
+            if event.ruleset == Event.Ruleset.CUSTOM
+            else "Trinidad doubling is for a Trinidad set; a Jamaican set always doubles on a "
+            "down and out.",
+            field="trinidad_doubling",
+        )
+
+
+def house_settings(event: Event) -> dict[str, Any]:
+    """The event settings a custom ruleset decides, as its house rules set them ({}: a
+    built-in ruleset): the deck's jokers (so many per pack) and the penalty for an
+    over-call, so an event's document says what its hands are played to."""
+    values = event.house_values
+    if values is None:
+        return {}
+    return {
+        "jokers": event.packs * values["jokers_per_pack"],
+        "director_penalty": values["overcall_penalty"],
+    }
+
+
+def apply_house_settings(event: Event, data: Mapping[str, Any], stored: Event) -> None:
+    """Set what the house rules decide on `event`; a value `data` asks for that differs
+    (and is not simply the one `stored` already had, as a form sends back: for a new
+    event, the default) is refused, naming the field."""
+    in_force = house_settings(event)
+    refused = {
+        name: [
+            f"The house rules ({event.house_values['name']}) set this to {value}; change "
+            "them there, or play a built-in ruleset."
+        ]
+        for name, value in in_force.items()
+        if name in data and data[name] != value and data[name] != getattr(stored, name)
+    }
+    if refused:
+        raise InvalidInput(refused)
+    for name, value in in_force.items():
+        setattr(event, name, value)
+
+
+def check_rounds_planned(event: Event, planned: Any) -> None:
+    """No fewer rounds planned than the event already has (a bad value is the model's
+    to refuse)."""
+    if isinstance(planned, int) and not isinstance(planned, bool):
+        made = event.rounds.count()
+        if planned < made:
+            raise StateConflict(
+                f"The event has {made} rounds already; plan at least {made}.",
+                field="rounds_planned",
+            )
+
+
+def check_format_change(event: Event, format: Any) -> None:
+    """An event does not become a knockout, or stop being one, once a round is in play
+    or played; the final of a series carrying a score keeps ranking by total points."""
+    knockout = Event.Format.KNOCKOUT
+    if knockout in (format, event.format) and (
+        event.rounds.filter(status__in=PLAYED_ROUND_STATUSES).exists()
+    ):
+        raise StateConflict(
+            "A round has been played: the event cannot become a knockout, or stop being "
+            "one, now (who went through decides the later rounds' seating).",
+            field="format",
+        )
+    check_final_format(event, format)
+
+
+def check_event(event: Event) -> None:
+    """Every check of an event's settings as they would be saved."""
+    full_clean_or_raise(event)
+    check_agreed_rules(event)
+
+
+@transaction.atomic
+def create_event(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None) -> Event:
+    """Create an event; the user who creates it becomes one of its directors."""
+    event = check_new_event(data)
+    with_history_user(event, by).save()
+    if by is not None and by.is_authenticated:
+        event.directors.add(by)
+    return event
+
+
+def check_new_event(data: Mapping[str, Any]) -> Event:
+    """The event `data` would create, after every check `create_event` makes; nothing is
+    saved. The admin's event form checks through this too."""
+    check_settings(data)
+    event = Event(**with_house_rules(data))
+    apply_house_settings(event, data, Event())  # a form's defaults ask for nothing
+    check_event(event)
+    return event
+
+
+def check_update(event: Event, data: Mapping[str, Any]) -> Event:
+    """`event` (as stored) with `data` applied, after every check an update makes;
+    nothing is saved. The admin's event form checks through this too."""
+    check_settings(data)
+    data = with_house_rules(data)
+    if "slug" in data and data["slug"] != event.slug and event.rounds.exists():
+        raise StateConflict(
+            {
+                "slug": [
+                    "The slug is in the address of this event's pages and of the QR codes "
+                    "printed on its score sheets; it cannot change once a round has started."
+                ]
+            }
+        )
+    changed_scoring = [f for f in SCORING_FIELDS if f in data and data[f] != getattr(event, f)]
+    if changed_scoring and event_has_hands(event):
+        raise StateConflict(
+            {
+                f: ["Hands have been recorded with this setting; it can no longer change."]
+                for f in changed_scoring
+            }
+        )
+    if "rounds_planned" in data:
+        check_rounds_planned(event, data["rounds_planned"])
+    if "format" in data and data["format"] != event.format:
+        check_format_change(event, data["format"])
+    finishing = is_finishing(event, data)
+    changed = copy.copy(event)
+    for field, value in data.items():
+        setattr(changed, field, value)
+    apply_house_settings(changed, data, event)
+    check_event(changed)
+    if event.public and not changed.public:
+        check_may_be_private(event)  # a public series' legs and final stay public
+    if finishing:
+        check_can_finish(changed)
+    return changed
+
+
+def is_finishing(event: Event, data: Mapping[str, Any]) -> bool:
+    return data.get("status") == Event.Status.FINISHED and event.status != Event.Status.FINISHED
+
+
+@transaction.atomic
+def update_event(
+    *, event: Event, data: Mapping[str, Any], by: AbstractBaseUser | None = None
+) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    finishing = is_finishing(event, data)
+    reranked = any(f in data and data[f] != getattr(event, f) for f in RANKING_FIELDS)
+    visibility = "public" in data and data["public"] != event.public
+    directors_take_over = (
+        data.get("table_entry") == Event.TableEntry.DIRECTORS
+        and event.table_entry != Event.TableEntry.DIRECTORS
+    )
+    event = check_update(event, data)
+    with_history_user(event, by).save()
+    if directors_take_over:
+        overrule_open_entries(event, by)
+    screens_changed(event)  # the name, the time rule... on pages already cached
+    event.refresh_from_db(fields=["screen_version"])
+    if finishing or reranked:
+        queue_standings_refresh(event)  # ranked anew, or final
+    if visibility:
+        queue_ratings_refresh()  # ratings count public events only
+    return event

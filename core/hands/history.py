@@ -1,0 +1,128 @@
+"""A hand's history: who changed what, when, before -> after (4 queries)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from game import rules
+from scoring.models import Hand, HandScore, Penalty
+from tournaments.models import Seat, Table
+
+
+@dataclass
+class HistoryEntry:
+    when: Any
+    who: str
+    version: int
+    deal: int
+    action: str  # "recorded", "corrected", "deleted", "redeal"
+    changes: list[tuple[str, str, str]]  # (what, before, after)
+    # The director's reason for the change ("restored version 2: wrong seat"), if any.
+    reason: str = ""
+
+
+def _score_text(row: Any) -> str:
+    text = row.cards or str(row.card_points)
+    if row.score != row.card_points:
+        text += f" (score {row.score})"
+    return text
+
+
+def _penalty_text(row: Any) -> str:
+    label = rules.PENALTY_LABELS.get(row.kind, row.kind)
+    calls = f", {row.extra_calls} extra call{'s' if row.extra_calls != 1 else ''}"
+    return f"{label} {row.points}" + (calls if row.extra_calls else "")
+
+
+# A hand the players recorded themselves (`core.table_entry.services`) has no user; its
+# reason says who: "entered by seat 1 (Ann), confirmed by seat 4 (Ben)".
+PLAYERS_RECORD = "entered by "
+
+
+def _who(record: Any) -> str:
+    if record.history_user is not None:
+        return record.history_user.get_username()
+    reason = record.history_change_reason or ""
+    if reason.startswith(PLAYERS_RECORD):
+        return f"the players ({reason})"
+    return reason or "unknown"
+
+
+def hand_history(table: Table, number: int) -> list[HistoryEntry]:
+    """Every change to hand `number` at `table`, oldest first: 4 queries.
+
+    A save writes the hand row first and then its score and penalty rows, each with a
+    history record; each score or penalty record belongs to the nearest (in time)
+    record of its own hand, which is the save that wrote it.
+    """
+    hands = list(
+        Hand.history.filter(table_id=table.pk, number=number)
+        .select_related("history_user")
+        .order_by("history_date", "history_id")
+    )
+    hand_ids = {h.id for h in hands}
+    children = [
+        *HandScore.history.filter(hand_id__in=hand_ids),
+        *Penalty.history.filter(hand_id__in=hand_ids),
+    ]
+    seat_ids = {c.seat_id for c in children} | {h.went_out_id for h in hands if h.went_out_id}
+    positions = dict(Seat.objects.filter(pk__in=seat_ids).values_list("pk", "position"))
+    groups: dict[int, list[Any]] = {h.history_id: [] for h in hands}
+    for child in sorted(children, key=lambda c: (c.history_date, c.history_id)):
+        own = [h for h in hands if h.id == child.hand_id]
+        if not own:
+            continue
+        nearest = min(own, key=lambda h: abs((h.history_date - child.history_date).total_seconds()))
+        groups[nearest.history_id].append(child)
+
+    def seat_name(seat_id: int | None) -> str:
+        return f"seat {positions[seat_id]}" if seat_id in positions else "—"
+
+    states: dict[int, dict[str, str]] = {}  # by hand id (one per deal): what it said
+    entries = []
+    for record in hands:
+        before = states.get(record.id, {})
+        after = dict(before)
+        if record.history_type == "-":
+            after = {}
+        else:
+            after["Outcome"] = record.get_outcome_display()
+            after["Went out"] = seat_name(record.went_out_id)
+            after["Down and out"] = "yes" if record.down_and_out else "no"
+        for child in groups[record.history_id]:
+            if isinstance(child, HandScore.history.model):
+                key = f"Seat {positions.get(child.seat_id, '?')}"
+                value = _score_text(child)
+            else:
+                label = rules.PENALTY_LABELS.get(child.kind, child.kind).lower()
+                key = f"Seat {positions.get(child.seat_id, '?')} {label}"
+                value = _penalty_text(child)
+            if child.history_type == "-":
+                after.pop(key, None)
+            else:
+                after[key] = value
+        states[record.id] = after
+        keys = list(dict.fromkeys([*before, *after]))
+        changes = [
+            (key, before.get(key, "—"), after.get(key, "—"))
+            for key in keys
+            if before.get(key) != after.get(key)
+        ]
+        action = {"+": "recorded", "~": "corrected", "-": "deleted"}[record.history_type]
+        if record.history_type != "-" and record.outcome == Hand.Outcome.REDEAL:
+            action = "redeal"
+        entries.append(
+            HistoryEntry(
+                when=record.history_date,
+                who=_who(record),
+                version=record.version,
+                deal=record.attempt,
+                action=action,
+                changes=changes,
+                reason=(record.history_change_reason or "")
+                if record.history_user is not None
+                else "",
+            )
+        )
+    return entries

@@ -1,0 +1,502 @@
+"""Director actions on hands: record (or correct) a hand, delete a hand.
+
+`record_hand` validates through the pure `game.rules`, then writes the hand, its
+scores and penalties in one transaction under a row lock on the table, so two
+directors saving the same table are serialised and the later one, holding a stale
+version, is refused rather than silently overwriting. It is also how a hand the
+players entered and confirmed is recorded (`core.table_entry.services`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Prefetch
+from django.http import Http404
+from simple_history.utils import bulk_create_with_history, bulk_update_with_history
+
+from core.common import with_history_user
+from core.errors import HandRejected, InvalidInput, StaleVersion, StateConflict
+from core.events.rulesets import freeze_house_rules, may_need_freezing
+from core.hands import set_totals
+from core.hands.selectors import HandView, view_of
+from core.live import touch_table
+from core.rounds.tables import check_table_open
+from core.standings.services import queue_standings_refresh
+from game import rules
+from scoring.models import Hand, HandScore, Penalty, Proposal
+from tournaments.models import Event, Seat, Table
+
+SCORE_FIELDS = ("card_points", "cards", "penalty_points", "score", "sat_out")
+PENALTY_FIELDS = ("points", "extra_calls")
+# A director's reason for correcting (or restoring) a hand, kept as the change reason of
+# the history of the hand and its rows (a text column there, so that "restored version
+# N: " and the reason fit as well).
+CORRECTION_REASON_MAX = 300
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """The hand as it now stands, and whether this call changed anything; `view`, the
+    hand as the API and the sheet show it, made from what the call holds (no query)."""
+
+    hand: Hand
+    changed: bool
+    view: HandView
+    seats: tuple[Seat, ...]  # the table's, with their players, as the save read them
+
+
+def lock_table_for_write(table: Table) -> Table:
+    """Lock the table row for the rest of the transaction and check it takes writes."""
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=table.pk)
+    )
+    check_table_open(table)
+    return table
+
+
+@dataclass(frozen=True)
+class TableAt:
+    """A table named by its numbers in an event, for a save that reads it only under
+    its row lock (the API's PUT: the event and the writer's rights are known already)."""
+
+    event: Event
+    round_number: int
+    number: int
+
+
+def event_of(table: Table | TableAt) -> Event:
+    return table.event if isinstance(table, TableAt) else table.round.event
+
+
+def lock_table_with_seats(table: Table | TableAt) -> tuple[Table, list[Seat]]:
+    """`lock_table_for_write`, and the table's seats with their players, in one query
+    (the lock is on the table's row alone). Http404 for a TableAt naming no table."""
+    if isinstance(table, TableAt):
+        where = {
+            "round__event": table.event,
+            "round__number": table.round_number,
+            "number": table.number,
+        }
+    else:
+        where = {"pk": table.pk}
+    seats = list(
+        Seat.objects.select_for_update(of=("table",))
+        .select_related("table__round__event", "entry__player")
+        .filter(**{f"table__{field}": value for field, value in where.items()})
+        .order_by("position")
+    )
+    if not seats:
+        found = Table.objects.filter(**where).first()
+        if found is None:
+            raise Http404("No such table.")
+        return lock_table_for_write(found), seats
+    locked = seats[0].table
+    for seat in seats:
+        seat.table = locked
+    check_table_open(locked)
+    return locked, seats
+
+
+def current_version(attempts: list[Hand]) -> int:
+    return max((h.version for h in attempts), default=0)
+
+
+def check_version(attempts: list[Hand], expected_version: int | None) -> int:
+    version = current_version(attempts)
+    if expected_version is not None and expected_version != version:
+        raise StaleVersion(
+            f"This hand was changed by someone else (it is now at version {version}, "
+            f"you edited version {expected_version}). Reload it and enter your change again.",
+            field="version",
+        )
+    return version
+
+
+def attempts_of(table: Table, number: int) -> list[Hand]:
+    return list(
+        Hand.objects.filter(table=table, number=number)
+        .select_related("went_out")
+        .prefetch_related(
+            Prefetch("scores", HandScore.objects.select_related("seat")),
+            Prefetch("penalties", Penalty.objects.select_related("seat")),
+        )
+        .order_by("attempt")
+    )
+
+
+def hand_state(outcome: str, went_out: int | None, down_and_out: bool, scores, penalties) -> tuple:
+    """What a hand says, comparable between a stored hand and a new entry."""
+    if outcome == Hand.Outcome.REDEAL:
+        return (outcome,)
+    return (
+        outcome,
+        went_out,
+        down_and_out,
+        sorted((s.seat.position, *(getattr(s, f) for f in SCORE_FIELDS)) for s in scores),
+        sorted(
+            (p.seat.position, p.kind, *(getattr(p, f) for f in PENALTY_FIELDS)) for p in penalties
+        ),
+    )
+
+
+def stored_state(hand: Hand) -> tuple:
+    went_out = hand.went_out.position if hand.went_out else None
+    return hand_state(
+        hand.outcome, went_out, hand.down_and_out, hand.scores.all(), hand.penalties.all()
+    )
+
+
+def new_state(scored: rules.ScoredHand, seats: dict[int, Seat]) -> tuple:
+    scores, penalties = score_rows(Hand(), scored, seats)
+    return hand_state(scored.outcome, scored.went_out, scored.down_and_out, scores, penalties)
+
+
+def entry_of(hand: Hand) -> rules.HandEntry:
+    """What a director would have typed for a stored hand (scores and penalties with
+    their seats loaded): every seat's points or cards, and each penalty as charged."""
+    if hand.outcome == Hand.Outcome.REDEAL:
+        return rules.HandEntry(redeal=True)
+    return rules.HandEntry(
+        went_out=hand.went_out.position if hand.went_out else None,
+        down_and_out=hand.down_and_out,
+        scores=tuple(
+            rules.SeatEntry(seat=s.seat.position, cards=s.cards)
+            if s.cards
+            else rules.SeatEntry(seat=s.seat.position, points=s.card_points)
+            for s in hand.scores.all()
+        ),
+        penalties=tuple(
+            rules.PenaltyEntry(
+                seat=p.seat.position,
+                kind=p.kind,
+                extra_calls=p.extra_calls or None,
+                points=p.points,
+            )
+            for p in hand.penalties.all()
+        ),
+    )
+
+
+def check_stored_hand(hand: Hand, seats: dict[int, Seat]) -> None:
+    """Check a hand written by other means than `record_hand` (an imported archive)
+    exactly as `record_hand` would have: the rules engine scores what it says, and its
+    stored rows must be what that gives. `seats` are the seats playing it, by position;
+    the hand's event, scores, penalties and seats are loaded."""
+    event = hand.table.round.event
+    try:
+        scored = rules.score_hand(
+            ruleset=event.rules,
+            deck=event.deck,
+            number=hand.number,
+            seats=sorted(seats),
+            entry=entry_of(hand),
+            table_rules=event.table_rules,
+        )
+    except rules.HandInvalid as invalid:
+        raise HandRejected(invalid) from invalid
+    if (hand.contract, hand.cards_dealt) != (scored.contract, scored.cards_dealt):
+        raise InvalidInput(
+            f"hand {hand.number} is {scored.contract} with {scored.cards_dealt} cards, "
+            f"not {hand.contract} with {hand.cards_dealt}",
+            field="hands",
+        )
+    if stored_state(hand) != new_state(scored, seats):
+        raise InvalidInput(
+            "its scores are not what the rules give for the points and penalties it holds",
+            field="scores",
+        )
+
+
+def cards_text(result: rules.SeatResult) -> str:
+    return " ".join(str(card) for card in result.cards) if result.cards is not None else ""
+
+
+def score_entry(
+    table: Table, number: int, entry: rules.HandEntry, at_table: list[Seat] | None = None
+) -> tuple[rules.ScoredHand, dict[int, Seat]]:
+    """`entry` as the rules engine scores it at `table` (HandRejected, naming every
+    problem, when it is not a valid hand there), with the seats that play the hand.
+    `table` comes with its round and event; `at_table`, its seats with their players
+    when already read."""
+    event = table.round.event
+    if at_table is None:
+        at_table = list(Seat.objects.filter(table=table).select_related("entry__player"))
+    seats = {seat.position: seat for seat in at_table if seat.plays_hand(number)}
+    if len(seats) < rules.TABLE_MIN and event.rules.has_hand(number):
+        raise StateConflict(too_few_left(table, number, at_table), field="number")
+    try:
+        scored = rules.score_hand(
+            ruleset=event.rules,
+            deck=event.deck,
+            number=number,
+            seats=sorted(seats),
+            entry=entry,
+            table_rules=event.table_rules,
+        )
+    except rules.HandInvalid as invalid:
+        raise HandRejected(invalid) from invalid
+    return scored, seats
+
+
+def correction_reason(value: object) -> str | None:
+    """A director's reason for a correction (optional text kept in the hand's history
+    and its archive), spaces tidied; None when none is given. Refused, naming the field
+    `reason`, when it is not text or longer than the history keeps."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput("The reason for the change is text.", field="reason")
+    reason = " ".join(value.split())
+    if len(reason) > CORRECTION_REASON_MAX:
+        raise InvalidInput(
+            f"Keep the reason for the change to {CORRECTION_REASON_MAX} characters "
+            f"(this one has {len(reason)}).",
+            field="reason",
+        )
+    return reason or None
+
+
+def overrule_proposals(table: Table, number: int, by: AbstractBaseUser | None) -> None:
+    """A director's entry for a hand wins over the players' entries still open for it
+    (kept, with their history, as overruled). Needs the table's row lock."""
+    open_ = Proposal.objects.select_for_update().filter(
+        table=table, number=number, state__in=Proposal.OPEN
+    )
+    for proposal in open_:
+        proposal.state = Proposal.State.OVERRULED
+        with_history_user(proposal, by, "overruled by a director's entry").save()
+
+
+def overrule_open_entries(event: Event, by: AbstractBaseUser | None) -> None:
+    """The directors take the entry over (the event's `table_entry` set to directors):
+    the players' entries still open are overruled, kept with their history, and the
+    players' pages of their tables follow."""
+    open_ = Proposal.objects.select_for_update().filter(
+        table__round__event=event, state__in=Proposal.OPEN
+    )
+    for proposal in open_.select_related("table__round__event"):
+        proposal.state = Proposal.State.OVERRULED
+        with_history_user(proposal, by, "overruled: the directors enter the hands now").save()
+        touch_table(proposal.table)
+
+
+@transaction.atomic
+def record_hand(
+    *,
+    table: Table | TableAt,
+    number: int,
+    entry: rules.HandEntry,
+    by: AbstractBaseUser | None = None,
+    expected_version: int | None = None,
+    reason: str | None = None,
+) -> Recorded:
+    """Record hand `number` at `table`, or correct it.
+
+    Re-sending what is already recorded changes nothing. With `expected_version`, the
+    write is refused (StaleVersion) unless the hand is still at that version; 0 means
+    "not recorded yet". A redeal is kept as its own attempt: recording a scored hand
+    after a redeal adds the next attempt. Without `expected_version` a repeated redeal
+    is taken for a resend; to record a second redeal of the same hand, send the version.
+    `reason` goes into the history when no signed-in user records it (players who
+    entered and confirmed it). The players' entries still open for the hand are
+    overruled: what is recorded here wins. Needs the table's row lock, which it takes.
+    `table` may be named by its numbers (TableAt): it is then read only under the lock.
+    """
+    # House rules: as of the first hand. Asked only when the event's row as this request
+    # read it may still need freezing (frozen values are never undone; a built-in
+    # ruleset cannot become custom once a hand is recorded); checked again under the
+    # table's lock below.
+    freezing = may_need_freezing(event_of(table))
+    if freezing:
+        freeze_house_rules(event_id=event_of(table).pk)
+    table, at_table = lock_table_with_seats(table)
+    event = table.round.event
+    if not freezing and may_need_freezing(event):
+        # Made custom between this request's read and the lock, before any hand: the
+        # freeze comes before the table's lock, so nothing is written; saving again does it.
+        raise StateConflict(
+            "The event's house rules were chosen meanwhile; save the hand again.",
+            field="ruleset",
+        )
+    scored, seats = score_entry(table, number, entry, at_table)
+
+    attempts = attempts_of(table, number)
+    version = check_version(attempts, expected_version)
+    if event.table_entry == Event.TableEntry.PLAYERS:
+        # Elsewhere none is open: they are overruled when the directors take entry over.
+        overrule_proposals(table, number, by)
+    touch_table(table)
+    latest = attempts[-1] if attempts else None
+    if latest is not None and stored_state(latest) == new_state(scored, seats):
+        is_resend = scored.outcome == "scored" or expected_version is None
+        if is_resend:
+            view = view_of(latest, *score_rows(latest, scored, seats), version, len(attempts))
+            return Recorded(hand=latest, changed=False, view=view, seats=tuple(at_table))
+
+    if latest is not None and latest.outcome == Hand.Outcome.SCORED:
+        hand = latest  # a correction replaces the scored attempt in place
+    else:
+        hand = Hand(table=table, number=number, attempt=len(attempts) + 1)
+        hand._new_attempt = True  # no rows of its own yet: write_rows need not look
+    hand.contract = scored.contract
+    hand.cards_dealt = scored.cards_dealt
+    hand.outcome = scored.outcome
+    hand.went_out = seats[scored.went_out] if scored.went_out is not None else None
+    hand.down_and_out = scored.down_and_out
+    hand.version = version + 1
+    hand.recorded_by = by if by is not None and by.is_authenticated else None
+    with_history_user(hand, by, reason).save()
+    touched, scores, penalties = write_rows(hand, scored, seats, by, reason)
+    set_totals.keep(event_id=event.pk, table_id=table.pk, seat_ids=touched)
+    queue_standings_refresh(event)
+    deals = len(attempts) + (1 if getattr(hand, "_new_attempt", False) else 0)
+    view = view_of(hand, scores, penalties, hand.version, deals)
+    return Recorded(hand=hand, changed=True, view=view, seats=tuple(at_table))
+
+
+def too_few_left(table: Table, number: int, seats: list[Seat]) -> str:
+    """Why a table that lost players cannot play hand `number`."""
+    left = [seat for seat in seats if not seat.plays_hand(number)]
+    who = ", ".join(
+        f"{seat.entry.player.name} (seat {seat.position}) left after hand {seat.left_after_hand}"
+        for seat in left
+    )
+    playing = len(seats) - len(left)
+    return (
+        f"Table {table.number} cannot play hand {number}: only {playing} players are left "
+        f"({who}), and a table needs at least {rules.TABLE_MIN}. It closed after hand "
+        f"{table.closed_after_hand if table.closed_after_hand is not None else number - 1}; "
+        "its sets are incomplete and rank after the round's complete sets."
+    )
+
+
+def score_rows(
+    hand: Hand, scored: rules.ScoredHand, seats: dict[int, Seat]
+) -> tuple[list[HandScore], list[Penalty]]:
+    """The score and penalty rows that `scored` stands for (unsaved)."""
+    scores = [
+        HandScore(
+            hand=hand,
+            seat=seats[r.seat],
+            card_points=r.card_points,
+            cards=cards_text(r),
+            penalty_points=r.penalty_points,
+            score=r.score,
+            sat_out=r.sat_out,
+        )
+        for r in scored.results
+    ]
+    penalties = [
+        Penalty(
+            hand=hand,
+            seat=seats[p.seat],
+            kind=p.kind,
+            points=p.points,
+            extra_calls=p.extra_calls,
+        )
+        for p in scored.penalties
+    ]
+    return scores, penalties
+
+
+def sync_rows(
+    existing: dict, wanted: dict, fields: tuple[str, ...], by, reason: str | None = None
+) -> None:
+    """Bring stored rows to the wanted ones, updating in place so each row's history
+    shows before -> after; rows no longer wanted are deleted. New and changed rows are
+    written in bulk, with their history: two queries each, whatever their number."""
+    for key, row in existing.items():
+        if key not in wanted:
+            with_history_user(row, by, reason).delete()
+    created, changed = [], []
+    for key, new in wanted.items():
+        row = existing.get(key)
+        if row is None:
+            created.append(with_history_user(new, by, reason))
+        elif any(getattr(row, f) != getattr(new, f) for f in fields):
+            for f in fields:
+                setattr(row, f, getattr(new, f))
+            changed.append(with_history_user(row, by, reason))
+    if created:
+        bulk_create_with_history(created, type(created[0]), default_change_reason=reason)
+    if changed:
+        bulk_update_with_history(
+            changed, type(changed[0]), list(fields), default_change_reason=reason
+        )
+
+
+def write_rows(
+    hand: Hand,
+    scored: rules.ScoredHand,
+    seats: dict[int, Seat],
+    by: AbstractBaseUser | None,
+    reason: str | None = None,
+) -> tuple[set[int], list[HandScore], list[Penalty]]:
+    """Write the hand's score and penalty rows; return the seats whose scores in it
+    were written or removed (their set totals change), and the rows it now has."""
+    scores, penalties = score_rows(hand, scored, seats)
+    # A stored attempt comes with its rows (`attempts_of`); a new one has none.
+    stored = getattr(hand, "_prefetched_objects_cache", None) is not None
+    new = getattr(hand, "_new_attempt", False)
+    existing = {
+        s.seat.position: s
+        for s in (
+            () if new else hand.scores.all() if stored else hand.scores.select_related("seat")
+        )
+    }
+    sync_rows(
+        existing,
+        {s.seat.position: s for s in scores},
+        SCORE_FIELDS,
+        by,
+        reason,
+    )
+    sync_rows(
+        {
+            (p.seat.position, p.kind): p
+            for p in (
+                ()
+                if new
+                else hand.penalties.all()
+                if stored
+                else hand.penalties.select_related("seat")
+            )
+        },
+        {(p.seat.position, p.kind): p for p in penalties},
+        PENALTY_FIELDS,
+        by,
+        reason,
+    )
+    return {s.seat_id for s in existing.values()} | {s.seat_id for s in scores}, scores, penalties
+
+
+@transaction.atomic
+def delete_hand(
+    *,
+    table: Table,
+    number: int,
+    by: AbstractBaseUser | None = None,
+    expected_version: int | None = None,
+) -> int:
+    """Delete hand `number` at `table` with all its attempts (history keeps them).
+    Returns how many attempts were removed; 0 when there was nothing to delete."""
+    table = lock_table_for_write(table)
+    attempts = attempts_of(table, number)
+    check_version(attempts, expected_version)
+    overrule_proposals(table, number, by)
+    touch_table(table)
+    touched: set[int] = set()
+    for hand in attempts:
+        for row in [*hand.scores.all(), *hand.penalties.all()]:
+            touched.add(row.seat_id)
+            with_history_user(row, by).delete()
+        with_history_user(hand, by).delete()
+    if attempts:
+        set_totals.keep(event_id=table.round.event_id, table_id=table.pk, seat_ids=touched)
+        queue_standings_refresh(table.round.event)
+    return len(attempts)

@@ -1,0 +1,109 @@
+"""Director actions on who plays: add a player to the registry, enter them in an event,
+withdraw them. One transaction each; checks before writes; history records who."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+
+from core.common import full_clean_or_raise, with_history_user
+from core.errors import InvalidInput, StateConflict
+from core.registrations.leaving import leave_table, rejoin_table, set_leave_point
+from core.screens.services import screens_changed
+from core.seating.services import reseat_draft_after_entry_change
+from core.standings.services import queue_standings_refresh
+from tournaments.models import Entry, Event, Player
+
+
+@transaction.atomic
+def create_player(
+    *,
+    name: str,
+    club: str = "",
+    country: str = "",
+    rating: int | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Player:
+    """Add a player to the registry shared by every event, checked as the model says."""
+    player = Player(name=name, club=club, country=country, rating=rating)
+    full_clean_or_raise(player)
+    player.save()
+    return player
+
+
+@transaction.atomic
+def register_entry(
+    *,
+    event: Event,
+    player: Player,
+    seed_number: int | None = None,
+    checked_in: bool = False,
+    by: AbstractBaseUser | None = None,
+) -> Entry:
+    """Enter a player in an event; a withdrawn player who registers again is active again.
+    `checked_in`: they are here (a late arrival at an event that uses check-in), so a
+    draft round seated again takes them."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        raise StateConflict("The event is finished; no more players can enter.", field="player")
+    entry = Entry.objects.filter(event=event, player=player).first()
+    if entry is not None and entry.status == Entry.Status.ACTIVE:
+        raise InvalidInput(f"{player.name} is already entered in this event.", field="player")
+    was_withdrawn = entry is not None  # an active one was refused above
+    if entry is None:
+        entry = Entry(event=event, player=player)
+    entry.status = Entry.Status.ACTIVE
+    entry.withdrawn_at = None
+    if seed_number is not None:
+        entry.seed_number = seed_number
+    if checked_in:
+        entry.checked_in = True
+    full_clean_or_raise(entry, exclude=["event", "player"])
+    if (
+        entry.seed_number is not None
+        and Entry.objects.filter(event=event, seed_number=entry.seed_number)
+        .exclude(pk=entry.pk)
+        .exists()
+    ):
+        raise InvalidInput(f"Seed {entry.seed_number} is already taken.", field="seed_number")
+    with_history_user(entry, by).save()
+    if was_withdrawn:
+        rejoin_table(entry, by)
+    reseat_draft_after_entry_change(event, by)
+    screens_changed(event)  # the field the public pages list before the first round
+    queue_standings_refresh(event)  # their status, and perhaps their set
+    return entry
+
+
+@transaction.atomic
+def withdraw_entry(
+    *, entry: Entry, left_after_hand: int | None = None, by: AbstractBaseUser | None = None
+) -> Entry:
+    """Withdraw a player: they keep the results they have and are seated no more.
+
+    In a round in play they leave their table after hand `left_after_hand` (by default
+    the last hand entered there): hands up to it take their score, later hands are
+    played without them, and their set is incomplete. A table left with fewer than
+    three players closes after that hand (`core.registrations.leaving`). Withdrawing again
+    with a leave point changes it.
+    """
+    # The event first, then the entry: the order a standings rebuild takes them in.
+    Event.objects.select_for_update().get(pk=entry.event_id)
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("event", "player")
+        .get(pk=entry.pk)
+    )
+    if entry.status == Entry.Status.WITHDRAWN:
+        if left_after_hand is not None:
+            set_leave_point(entry=entry, left_after_hand=left_after_hand, by=by)
+        return entry
+    leave_table(entry, left_after_hand, by)  # checked (and refused) before anything else
+    entry.status = Entry.Status.WITHDRAWN
+    entry.withdrawn_at = timezone.now()
+    with_history_user(entry, by).save()
+    reseat_draft_after_entry_change(entry.event, by)
+    screens_changed(entry.event)
+    queue_standings_refresh(entry.event)
+    return entry

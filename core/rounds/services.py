@@ -1,0 +1,259 @@
+"""The round lifecycle: start -> seated by a background job -> draft (the director may
+swap or move players, see `core.seating.services`) -> published (in play) -> closed,
+perhaps with hands missing (forced) -> reopened (in play again) if the director needs
+to; and the event's end, which only the director decides (`finish_event`).
+
+A round's closes and reopenings are in its history (who, when, forced or not).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count
+from django.utils import timezone
+
+from core import background, derived
+from core.common import with_history_user
+from core.errors import InvalidInput, StateConflict
+from core.hands import set_totals
+from core.ratings.services import queue_ratings_refresh
+from core.rounds.selectors import round_progress
+from core.seating.selectors import contenders_for
+from core.seating.services import check_seed, discard_draft
+from core.standings.services import queue_standings_refresh
+from core.table_entry.services import issue_codes
+from game.rulesets import deal_problem
+from tournaments.models import MAX_SEATS, MIN_SEATS, PLAYED_ROUND_STATUSES, Event, Round
+
+
+def choose_policy(event: Event, number: int, requested: str | None) -> str:
+    if event.format == Event.Format.KNOCKOUT and number > 1:
+        if requested not in (None, "knockout"):
+            raise InvalidInput(
+                "A knockout event seats the players who advanced; no other policy applies.",
+                field="policy",
+            )
+        return "knockout"
+    if requested is not None:
+        if requested not in Event.Seating.values:
+            valid = ", ".join(Event.Seating.values)
+            raise InvalidInput(f"{requested!r} is not a seating policy ({valid}).", field="policy")
+        return requested
+    if number == 1:
+        return "spread" if event.seating == Event.Seating.SPREAD else "random"
+    return event.seating
+
+
+def check_can_start(event: Event) -> int:
+    """Whether the next round may start; its number. Raises the reason it may not."""
+    if event.status == Event.Status.FINISHED:
+        raise StateConflict("The event is finished.", field="event")
+    last = event.rounds.order_by("-number").first()
+    if last is not None and last.status != Round.Status.CLOSED:
+        raise StateConflict(
+            f"Round {last.number} is {last.get_status_display().lower()}; "
+            "close it before starting the next.",
+            field="round",
+        )
+    number = 1 if last is None else last.number + 1
+    if number > event.rounds_planned:
+        raise StateConflict(
+            f"The event planned {event.rounds_planned} rounds; add a round beyond them first "
+            "(the dashboard's Add round, or raise rounds_planned).",
+            field="round",
+        )
+    return number
+
+
+@transaction.atomic
+def start_round(
+    *,
+    event: Event,
+    policy: str | None = None,
+    seed: int | None = None,
+    by: AbstractBaseUser | None = None,
+) -> Round:
+    """Start the next round; a background job seats it (the round is 'seating' until then)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    number = check_can_start(event)
+    chosen = choose_policy(event, number, policy)
+    active = contenders_for(event, chosen)
+    if len(active) < MIN_SEATS:
+        who = "players advanced" if chosen == "knockout" else "players are active"
+        if event.check_in:
+            who += " and checked in"
+        raise InvalidInput(
+            f"At least {MIN_SEATS} players are needed to seat a round; {len(active)} {who}.",
+            field="players",
+        )
+    round_ = Round(
+        event=event,
+        number=number,
+        status=Round.Status.SEATING,
+        policy=chosen,
+        seed=check_seed(seed),
+    )
+    with_history_user(round_, by).save()
+    if event.status in (Event.Status.DRAFT, Event.Status.REGISTRATION):
+        event.status = Event.Status.RUNNING
+        with_history_user(event, by).save(update_fields=["status", "updated_at"])
+    derived.changed(background.SEATING, round_.pk)
+    return round_
+
+
+def check_table_sizes(round_: Round) -> None:
+    sizes = dict(round_.tables.annotate(n=Count("seats")).values_list("number", "n"))
+    if not sizes:
+        reason = round_.quality.get("error", "it has no tables")
+        raise StateConflict(f"Round {round_.number} cannot be published: {reason}", field="round")
+    wrong = [
+        f"table {t} has {n}" for t, n in sorted(sizes.items()) if not MIN_SEATS <= n <= MAX_SEATS
+    ]
+    if wrong:
+        raise StateConflict(
+            f"Every table needs {MIN_SEATS} to {MAX_SEATS} players: {', '.join(wrong)}.",
+            field="round",
+        )
+    event = round_.event
+    largest = max(sizes.values())
+    problem = deal_problem(event.rules, event.deck, largest)
+    if problem is not None:
+        big = [str(t) for t, n in sorted(sizes.items()) if n == largest]
+        raise StateConflict(
+            f"The deck cannot deal table {', '.join(big)} of {largest}: {problem}. "
+            "Move a player to a smaller table.",
+            field="round",
+        )
+
+
+@transaction.atomic
+def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
+    """The draft seating becomes the official one; the round is in play."""
+    round_ = Round.objects.select_for_update().get(pk=round.pk)
+    if round_.status != Round.Status.DRAFT:
+        already = {
+            "published": "already published",
+            "closed": "closed",
+            "seating": "still being seated",
+        }
+        raise StateConflict(f"Round {round_.number} is {already[round_.status]}.", field="round")
+    check_table_sizes(round_)
+    round_.status = Round.Status.PUBLISHED
+    round_.published_at = timezone.now()
+    with_history_user(round_, by).save(update_fields=["status", "published_at"])
+    issue_codes(round=round_)  # each seated player's code for entry at the table
+    queue_standings_refresh(round_.event)  # the new round's live standings and progress
+    return round_
+
+
+@transaction.atomic
+def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | None = None) -> Round:
+    """Close a round when every table has all its hands (a table that ended when too few
+    players were left needs the hands up to its end); `force` closes it anyway and is
+    recorded: the sets at tables with hands missing are incomplete, and rank after the
+    round's complete sets (`game.ranking`). The round's standings are then final unless
+    it is reopened. The event stays running until the director finishes it."""
+    # The event first, then the round: the order a standings rebuild takes them in.
+    Event.objects.select_for_update().get(pk=round.event_id)
+    round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
+    if round_.status != Round.Status.PUBLISHED:
+        raise StateConflict(
+            f"Round {round_.number} is {round_.status}; only a round in play can be closed.",
+            field="round",
+        )
+    missing = round_progress(round_.event, round_.number, closed=False).missing()
+    if missing and not force:
+        raise StateConflict(
+            "Hands are missing: " + "; ".join(missing) + ". Enter them, or close with force.",
+            field="force",
+        )
+    round_.status = Round.Status.CLOSED
+    round_.closed_at = timezone.now()
+    round_.forced_close = bool(missing)
+    if missing:
+        tables = "table" if len(missing) == 1 else "tables"
+        round_._change_reason = f"forced: {len(missing)} {tables} with hands missing"
+    with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
+    queue_standings_refresh(round_.event)
+    queue_ratings_refresh()  # the round's sets are rated, in their place
+    return round_
+
+
+def check_can_reopen(round_: Round, rounds: list[Round]) -> Round | None:
+    """Whether a director may reopen `round_` (`rounds`: the event's rounds); raises the
+    reason they may not. Only the latest round in play or played can be reopened; a
+    later round still a draft is returned: reopening discards it, since it was seated
+    from the standings the reopened round may change."""
+    if round_.status != Round.Status.CLOSED:
+        raise StateConflict(
+            f"Round {round_.number} is {round_.get_status_display().lower()}; only a closed "
+            "round can be reopened.",
+            field="round",
+        )
+    later = sorted((r for r in rounds if r.number > round_.number), key=lambda r: r.number)
+    played = [r for r in later if r.status in PLAYED_ROUND_STATUSES]
+    if played:
+        raise StateConflict(
+            f"Round {played[0].number} is {played[0].get_status_display().lower()}; only "
+            "the latest round can be reopened.",
+            field="round",
+        )
+    return later[0] if later else None
+
+
+@transaction.atomic
+def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
+    """Put a closed round back in play, so that missing hands can be entered or a hand
+    corrected; recorded in the round's history. Only the event's latest round can be
+    reopened; a next round seated as a draft is discarded (start it again once this
+    one closes); a finished event is running again (the director finishes it again)."""
+    # The event first, then the round: the order a standings rebuild takes them in.
+    event = Event.objects.select_for_update().get(pk=round.event_id)
+    rounds = list(Round.objects.select_for_update().filter(event=event).order_by("number"))
+    round_ = next(r for r in rounds if r.pk == round.pk)
+    draft = check_can_reopen(round_, rounds)
+    if draft is not None:
+        discard_draft(draft, by, why=f"discarded: round {round_.number} was reopened")
+    round_.status = Round.Status.PUBLISHED
+    round_.closed_at = None
+    round_.forced_close = False
+    round_._change_reason = "reopened"
+    with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
+    if event.status == Event.Status.FINISHED:
+        event.status = Event.Status.RUNNING
+        with_history_user(event, by).save(update_fields=["status", "updated_at"])
+    set_totals.forget(event.pk)  # its standings are rebuilt in full from the hand scores
+    queue_standings_refresh(event)
+    queue_ratings_refresh()  # its sets are taken out of the ratings until it closes again
+    return round_
+
+
+def check_can_finish(event: Event) -> None:
+    """Whether the director may finish the event now; raises the reason they may not."""
+    rounds = list(event.rounds.order_by("number"))
+    if not rounds:
+        raise StateConflict("No round has been played; there is nothing to finish.", field="event")
+    open_rounds = [r for r in rounds if r.status != Round.Status.CLOSED]
+    if open_rounds:
+        r = open_rounds[0]
+        raise StateConflict(
+            f"Round {r.number} is {r.get_status_display().lower()}; close it before "
+            "finishing the event.",
+            field="round",
+        )
+
+
+@transaction.atomic
+def finish_event(*, event: Event, by: AbstractBaseUser | None = None) -> Event:
+    """The director declares the event over: its standings after the last round become
+    the final results. Every round must be closed; a round can still be reopened
+    afterwards (the event is then running again)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        return event
+    check_can_finish(event)
+    event.status = Event.Status.FINISHED
+    with_history_user(event, by).save(update_fields=["status", "updated_at"])
+    queue_standings_refresh(event)  # rebuilt, so every cached page shows them as final
+    return event

@@ -1,0 +1,53 @@
+"""A table's lock: a director locks a table whose sheet is checked and signed, so no
+hand there changes by mistake; unlocking allows corrections again."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from core.common import with_history_user
+from core.errors import StateConflict
+from tournaments.models import Round, Table
+
+
+def check_table_open(table: Table) -> None:
+    """A table takes writes only while its round is in play and it is not locked."""
+    if table.round.status == Round.Status.CLOSED:
+        raise StateConflict(
+            f"Round {table.round.number} is closed; its hands can no longer change.",
+            field="round",
+        )
+    if table.round.status != Round.Status.PUBLISHED:
+        raise StateConflict(
+            f"Round {table.round.number} is not published yet; publish the seating first.",
+            field="round",
+        )
+    if table.locked:
+        raise StateConflict(
+            f"Table {table.number} is locked; unlock it to change its hands.", field="table"
+        )
+
+
+def check_lockable(table: Table, *, locking: bool) -> None:
+    if table.round.status == Round.Status.CLOSED:
+        why = "" if locking else "; its tables stay as they are"
+        raise StateConflict(f"Round {table.round.number} is closed{why}.", field="round")
+
+
+@transaction.atomic
+def lock_table(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
+    return set_locked(table, True, by)
+
+
+@transaction.atomic
+def unlock_table(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
+    return set_locked(table, False, by)
+
+
+def set_locked(table: Table, locked: bool, by: AbstractBaseUser | None) -> Table:
+    table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table.pk)
+    check_lockable(table, locking=locked)
+    table.locked = locked
+    with_history_user(table, by).save(update_fields=["locked"])
+    return table

@@ -1,0 +1,1 @@
+"""The venue screens: the round clock and the announcements."""

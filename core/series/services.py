@@ -1,0 +1,504 @@
+"""A series (a circuit of events): create it, change it, add its legs, and the grand
+final's entries from its qualifiers; its standings, rebuilt by a background job from
+the legs' final standings (`game.series` ranks them).
+
+A leg's standings rebuild marks its series' standings stale (`derived.changed`), so
+the series catches up after every change to a leg, as the event standings do after
+every change to a hand: collapsed, idempotent, and rebuilt by the periodic catch-up
+after a fault. A leg scores once it is final: finished, or its last planned round
+closed.
+
+A public series' legs and final are public events: the series' page, its standings and
+its players' pages show them to anyone, so every change that could break this (a leg
+or final added, a series made public, an event made private: `check_may_be_private`)
+is refused, naming the field, before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F, Q
+
+from core import background, derived
+from core.common import full_clean_or_raise, with_history_user
+from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
+from core.events.access import can_direct, visible_events
+from core.ratings import selectors as rating_reads
+from core.ratings import services as ratings
+from core.registrations.services import register_entry
+from core.screens.services import screens_changed
+from core.series import selectors as read
+from core.standings.services import queue_standings_refresh
+from game import prizes as game_prizes
+from game import series as game_series
+from scoring.models import SeriesStanding
+from tournaments.models import Entry, Event, Series
+
+SERIES_STANDINGS = background.SERIES_STANDINGS
+COLLAPSE_SECONDS = 1.0
+SERIES_FIELDS = (
+    "slug",
+    "name",
+    "season",
+    "points_scale",
+    "best_of",
+    "qualifiers",
+    "public",
+    "prizes",
+    "prize_ties",
+    "draw_seed",
+    "carry_over_step",
+)
+# Set by an event's slug (null: none); checked and resolved by `final_event`.
+LINK_FIELDS = ("final",)
+# Changing these changes the series standings.
+RANKING_FIELDS = ("points_scale", "best_of", "qualifiers", "draw_seed")
+# Shown on the public pages of its legs and final (which link to a public series).
+SHOWN_FIELDS = ("slug", "name", "season", "public")
+# How the final's entries are seeded: by series rank, or by rating across events.
+SEED_BY_SERIES = "series"
+SEED_BY_RATING = "rating"
+SEED_BY = (SEED_BY_SERIES, SEED_BY_RATING)
+
+
+def queue_series_refresh(series_id: int) -> None:
+    """Mark the series' standings stale in this transaction; rebuilt once it commits."""
+    derived.changed(SERIES_STANDINGS, series_id, countdown=COLLAPSE_SECONDS)
+
+
+def check_series(data: Mapping[str, Any], *, series: Series | None = None) -> None:
+    """The settings' own checks; given the series as stored, also that making it public
+    leaves no private leg or final, and that a new carried-over step suits its final
+    (the admin checks through this)."""
+    unknown = sorted(set(data) - set(SERIES_FIELDS) - set(LINK_FIELDS))
+    if unknown:
+        raise InvalidInput({name: ["This is not a series setting."] for name in unknown})
+    if "points_scale" in data:
+        try:
+            game_series.check_points_scale(data["points_scale"])
+        except ValueError as error:
+            raise InvalidInput(f"The points scale {error}.", field="points_scale") from error
+    if "prizes" in data:
+        check_prizes(data["prizes"])
+    if series is not None and series.pk is not None and data.get("public") and not series.public:
+        check_may_be_public(series, final=series.final, lock=False)
+    step = data.get("carry_over_step")
+    stored = series is not None and series.pk is not None and "final" not in data
+    if stored and isinstance(step, int) and step != series.carry_over_step:
+        check_carry_over(step, series.final, field="carry_over_step")  # its final as stored
+        check_step_unchanged(series, step, series.final)
+
+
+def check_public_event(public: bool, event: Event, *, as_: str, field: str = "event") -> None:
+    """A leg or the final of a series that is (or is to be) `public` must be a public
+    event."""
+    if public and not event.public:
+        raise InvalidInput(
+            f"{event.name} is a private event, so it cannot be {as_} of a public series "
+            "(which shows its legs and final to everyone): make the event public first, "
+            "or the series private.",
+            field=field,
+        )
+
+
+def check_may_be_public(series: Series, *, final: Event | None, lock: bool = True) -> None:
+    """Making a series public: none of its legs, nor its final (`final`: as it will be),
+    is a private event. With `lock`, takes those events' row locks (after the series',
+    as `add_leg` does), so an event made private meanwhile is seen here, or sees the
+    series public."""
+    shown = Q(series=series)
+    if final is not None:
+        shown |= Q(pk=final.pk)
+    events = Event.objects.select_for_update() if lock else Event.objects.all()
+    private = [
+        event.name for event in events.filter(shown).order_by("starts_on", "pk") if not event.public
+    ]
+    if private:
+        raise InvalidInput(
+            f"A public series shows its legs and final to everyone, and {', '.join(private)} "
+            f"{'is a private event' if len(private) == 1 else 'are private events'}: make "
+            f"{'it' if len(private) == 1 else 'them'} public first.",
+            field="public",
+        )
+
+
+def check_may_be_private(event: Event) -> None:
+    """An event that is a leg or the final of a public series stays public (the series
+    shows it to everyone)."""
+    shown_by = Q(final=event)
+    if event.series_id is not None:
+        shown_by |= Q(pk=event.series_id)
+    series = Series.objects.filter(shown_by, public=True).first()
+    if series is not None:
+        role = "a leg" if series.pk == event.series_id else "the final"
+        raise InvalidInput(
+            f"This event is {role} of the public series {series}, which shows it to "
+            "everyone: make the series private, or take the event out of it, first.",
+            field="public",
+        )
+
+
+def check_not_final_elsewhere(series: Series, event: Event, *, field: str) -> None:
+    other = Series.objects.filter(final=event).exclude(pk=series.pk).first()
+    if other is not None:
+        raise InvalidInput(
+            f"{event.name} is already the final of {other}; an event is the final of one series.",
+            field=field,
+        )
+
+
+def check_carry_over(
+    step: int, final: Event | None, *, field: str, error: type[ServiceError] = InvalidInput
+) -> None:
+    """A carried-over score is penalty points: only a final ranked by total points
+    (format "total") can start from one."""
+    if step and final is not None and final.format != Event.Format.TOTAL:
+        raise error(
+            f"A carried-over score is penalty points: the final, {final.name}, must rank by "
+            'total points (format "total"), or carry_over_step be 0.',
+            field=field,
+        )
+
+
+def check_final_format(event: Event, format: str) -> None:
+    """An event that is the final of a series carrying a score keeps ranking by total
+    points (for the event's own settings to call before changing `format`)."""
+    if format == Event.Format.TOTAL:
+        return
+    series = Series.objects.filter(final=event, carry_over_step__gt=0).first()
+    if series is not None:
+        raise InvalidInput(
+            f"This event is the final of {series}, which carries a score into it as penalty "
+            'points: it ranks by total points (format "total"). Clear the series\' final, '
+            "or set its carry_over_step to 0, first.",
+            field="format",
+        )
+
+
+def check_step_unchanged(series: Series, step: int, final: Event | None) -> None:
+    """The final's entries carry the points the step gave when they were entered: once
+    the final has entries, a new step would leave them as they are (recomputing them
+    needs the series ranks and the seeding they were made with), so it is refused."""
+    if step == series.carry_over_step or final is None:
+        return
+    if Entry.objects.filter(event=final).exists():
+        raise InvalidInput(
+            f"{final.name}, the final, has its entries already, and their carried points "
+            "stay as they were entered: a new step would not change them. To change it, "
+            "clear the final (null) with the new step, then enter the qualifiers again.",
+            field="carry_over_step",
+        )
+
+
+def check_directs(
+    by: AbstractBaseUser | None,
+    event: Event,
+    *,
+    as_: str,
+    field: str = "event",
+    error: type[ServiceError] = Forbidden,
+) -> None:
+    """Only a director of an event (a superuser directs them all) brings it into a
+    series, as a leg or as the final: the one check behind the pages, the API and
+    `PATCH /series/`'s `final` (where it is a field's value, so a 400). `by` None: a
+    job or the shell, which may."""
+    if by is not None and not can_direct(by, event):
+        raise error(f"Only a director of {event.name} may make it {as_}.", field=field)
+
+
+def final_event(
+    series: Series, value: Any, *, public: bool, by: AbstractBaseUser | None
+) -> Event | None:
+    """The event a series' `final` names (its slug; None: no final), locked, once it
+    passes every check: it exists, the user directs it (a superuser directs them all),
+    it is not a leg of this series nor the final of another, and the final of a series
+    that is to be `public` is a public event."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInput("Name the final by its event's slug (or null: none).", field="final")
+    found = Event.objects.all() if by is None else visible_events(by)
+    pk = found.filter(slug=value).values_list("pk", flat=True).first()
+    if pk is None:  # a private event the user may not see does not exist for them
+        raise InvalidInput("No such event.", field="final")
+    event = Event.objects.select_for_update().get(pk=pk)  # after the series' lock
+    if series.pk is not None and series.final_id == event.pk:
+        return event  # unchanged (making the series public checks it again)
+    check_directs(by, event, as_="a series' final", field="final", error=InvalidInput)
+    if series.pk is not None and event.series_id == series.pk:
+        raise InvalidInput(f"{event.name} is a leg of this series, not its final.", field="final")
+    check_not_final_elsewhere(series, event, field="final")
+    check_public_event(public, event, as_="the final", field="final")
+    return event
+
+
+def check_prizes(value: Any) -> list[dict]:
+    """A prize table as stored (amounts as text), or the reason it is refused."""
+    try:
+        table = game_prizes.check_table(value)
+    except ValueError as error:
+        raise InvalidInput(f"The prize table: {error}.", field="prizes") from error
+    return [p.as_dict() for p in table]
+
+
+@transaction.atomic
+def create_series(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None) -> Series:
+    """Create a series; whoever creates it organises it."""
+    check_series(data)
+    values = dict(data)
+    if "prizes" in values:
+        values["prizes"] = check_prizes(values["prizes"])
+    final = values.pop("final", None)
+    series = Series(**values)
+    series.final = final_event(series, final, public=series.public, by=by)
+    check_carry_over(series.carry_over_step, series.final, field="final")
+    full_clean_or_raise(series)
+    with_history_user(series, by).save()
+    if by is not None and by.is_authenticated:
+        series.organisers.add(by)
+    if series.final is not None:
+        screens_changed(series.final)  # its public page links to the series
+    return series
+
+
+@transaction.atomic
+def update_series(
+    *, series: Series, data: Mapping[str, Any], by: AbstractBaseUser | None = None
+) -> Series:
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    check_series(data)
+    reranked = any(f in data and data[f] != getattr(series, f) for f in RANKING_FIELDS)
+    shown = {f: getattr(series, f) for f in SHOWN_FIELDS}
+    if not data:
+        return series  # nothing to change: no save, no history row
+    before = series.final
+    values = dict(data)
+    if "final" in values:
+        public = values.get("public", series.public)
+        final = final_event(series, values.pop("final"), public=public, by=by)
+    else:
+        final = before
+    if values.get("public") and not series.public:
+        check_may_be_public(series, final=final)
+    step = values.get("carry_over_step", series.carry_over_step)
+    if "final" in data and final != before:
+        check_carry_over(step, final, field="final")
+    if step != series.carry_over_step:
+        check_carry_over(step, final, field="carry_over_step")
+        check_step_unchanged(series, step, final)
+    for field, value in values.items():
+        setattr(series, field, check_prizes(value) if field == "prizes" else value)
+    series.final = final
+    full_clean_or_raise(series)
+    with_history_user(series, by).save()
+    if reranked:
+        queue_series_refresh(series.pk)
+    if final != before:
+        for event in (before, final):
+            if event is not None:
+                screens_changed(event)  # its public page links to the series, or no more
+    if any(f in data and data[f] != shown[f] for f in SHOWN_FIELDS):
+        for event in Event.objects.filter(Q(series=series) | Q(final_of=series)):
+            screens_changed(event)  # their public pages name and link the series
+    return series
+
+
+@transaction.atomic
+def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None) -> Event:
+    """Make `event` a leg of `series` (an event is a leg of at most one series)."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    check_directs(by, event, as_="a leg of a series")
+    if event.series_id == series.pk:
+        return event
+    if event.series_id is not None:
+        raise StateConflict(
+            f"{event.name} is already a leg of another series; an event belongs to one.",
+            field="event",
+        )
+    if series.final_id == event.pk:
+        raise StateConflict(f"{event.name} is this series' final, not a leg.", field="event")
+    check_public_event(series.public, event, as_="a leg")
+    event.series = series
+    event.save(update_fields=["series", "updated_at"])
+    screens_changed(event)  # its public page links to the series
+    queue_series_refresh(series.pk)
+    return event
+
+
+@transaction.atomic
+def remove_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None) -> Event:
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.series_id != series.pk:
+        raise InvalidInput(f"{event.name} is not a leg of this series.", field="event")
+    event.series = None
+    event.save(update_fields=["series", "updated_at"])
+    screens_changed(event)
+    queue_series_refresh(series.pk)
+    return event
+
+
+def check_seed_by(value: Any) -> str:
+    if value not in SEED_BY:
+        raise InvalidInput(
+            f'Seed the final by "{SEED_BY_SERIES}" (series rank) or "{SEED_BY_RATING}" '
+            "(rating across events).",
+            field="seed_by",
+        )
+    return value
+
+
+def rating_order(qualified: list[int]) -> list[int]:
+    """The qualifiers (player ids, in series rank order) ordered by their rating across
+    events, highest first (the shown rating, mu - 3 sigma); players not rated yet come
+    after every rated one; equal ratings, and the unrated, keep their series order.
+    1 query."""
+    rated = rating_reads.ratings_of(qualified)
+    rank = {player: i for i, player in enumerate(qualified)}
+    return sorted(
+        qualified,
+        key=lambda p: (0, -rated[p], rank[p]) if p in rated else (1, 0.0, rank[p]),
+    )
+
+
+@transaction.atomic
+def create_final(
+    *,
+    series: Series,
+    event: Event,
+    by: AbstractBaseUser | None = None,
+    seed_by: str = SEED_BY_SERIES,
+) -> list[int]:
+    """Register the series' qualifiers in `event`, seeded 1, 2, ... and make it the
+    series' final; the player ids in seed order. `seed_by` is "series" (by series rank,
+    the default) or "rating" (by rating across events: `rating_order`). The standings,
+    and for "rating" the ratings, are brought up to date first if a change is still
+    being ranked. Round 1 of the final seated "spread" uses these seeds. A carried-over
+    score always follows the series rank, whatever the seeding."""
+    check_seed_by(seed_by)
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    event = Event.objects.select_for_update().get(pk=event.pk)  # the series' lock first
+    check_directs(by, event, as_="a series' final")
+    if event.series_id == series.pk:
+        raise StateConflict(f"{event.name} is a leg of this series, not its final.", field="event")
+    if event.status == Event.Status.FINISHED or event.rounds.exists():
+        raise StateConflict(
+            f"{event.name} has started; the final's entries are made before its first round.",
+            field="event",
+        )
+    check_carry_over(series.carry_over_step, event, field="event", error=StateConflict)
+    if series.final_id not in (None, event.pk):
+        raise StateConflict("This series already has its final.", field="event")
+    check_not_final_elsewhere(series, event, field="event")
+    check_public_event(series.public, event, as_="the final")
+    if not series.qualifiers:
+        raise StateConflict(
+            "This series sends nobody to its final: its qualifiers is 0. Set how many "
+            "players, by series rank, qualify first.",
+            field="qualifiers",
+        )
+    if derived.is_dirty(SERIES_STANDINGS, series.pk):
+        refresh_series_standings(series=series)
+    qualified = list(
+        SeriesStanding.objects.filter(series=series, qualified=True)
+        .order_by("rank")
+        .select_related("player")
+    )
+    if not qualified:
+        raise StateConflict("No player has qualified yet: no leg has finished.", field="event")
+    series_rank = {s.player_id: i for i, s in enumerate(qualified, start=1)}
+    if seed_by == SEED_BY_RATING:
+        if derived.is_dirty(ratings.RATINGS, ratings.KEY):
+            ratings.refresh_ratings(if_stale=True)
+        by_player = {s.player_id: s for s in qualified}
+        qualified = [by_player[p] for p in rating_order([s.player_id for s in qualified])]
+    if event.status == Event.Status.DRAFT:
+        Event.objects.filter(pk=event.pk).update(status=Event.Status.REGISTRATION)
+    players = {s.player_id for s in qualified}
+    # Seeds 1..n are the qualifiers'; anyone else entered already keeps no seed among them.
+    Entry.objects.filter(event=event, seed_number__lte=len(qualified)).exclude(
+        player_id__in=players
+    ).update(seed_number=None)
+    Entry.objects.filter(event=event, player_id__in=players).update(seed_number=None)
+    Entry.objects.filter(event=event).update(carried_points=0)
+    for seed, standing in enumerate(qualified, start=1):
+        entry = Entry.objects.filter(event=event, player=standing.player).first()
+        if entry is None or entry.status != Entry.Status.ACTIVE:
+            entry = register_entry(event=event, player=standing.player, seed_number=seed, by=by)
+        carried = game_series.carried_score(series_rank[standing.player_id], series.carry_over_step)
+        Entry.objects.filter(pk=entry.pk).update(seed_number=seed, carried_points=carried)
+    queue_standings_refresh(event)  # the carried-over scores, before any hand
+    series.final = event
+    with_history_user(series, by).save(update_fields=["final", "updated_at"])
+    screens_changed(event)  # its public page links to the series
+    return [s.player_id for s in qualified]
+
+
+@background.runs(SERIES_STANDINGS)
+def refresh_series_job(series_id: int) -> int | None:
+    """The background job: rebuild unless an earlier run covered every change."""
+    if not derived.is_dirty(SERIES_STANDINGS, series_id):
+        return None
+    series = Series.objects.filter(pk=series_id).first()
+    if series is None:
+        derived.forget(SERIES_STANDINGS, series_id)
+        return None
+    return refresh_series_standings(series=series, if_stale=True)
+
+
+@transaction.atomic
+def refresh_series_standings(*, series: Series, if_stale: bool = False) -> int:
+    """Rebuild the series standings from the legs' final places; the new version. Takes
+    the series' row lock, so two rebuilds run one after the other."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    if if_stale and not derived.is_dirty(SERIES_STANDINGS, series.pk):
+        return series.standings_version
+    changes = derived.seen(SERIES_STANDINGS, series.pk)
+    legs = read.legs_of(series)
+    order = {leg.pk: i for i, leg in enumerate(legs)}
+    places = read.final_places(legs)
+    rows = game_series.standings(
+        [
+            game_series.LegPlace(order[event_id], player, place)
+            for event_id, player, place in places
+        ],
+        scale=series.points_scale,
+        best_of=series.best_of,
+        qualifiers=series.qualifiers,
+        draw_seed=series.draw_seed,
+    )
+    groups = game_series.tied_groups(rows)
+    group_of = {rank: i for i, group in enumerate(groups, start=1) for rank in group}
+    SeriesStanding.objects.filter(series=series).delete()
+    SeriesStanding.objects.bulk_create(
+        [
+            SeriesStanding(
+                series=series,
+                player_id=r.player,
+                rank=r.rank,
+                points=r.points,
+                events_played=r.events_played,
+                best_place=r.best_place,
+                results=[
+                    {
+                        "event": legs[x.leg].slug,
+                        "place": x.place,
+                        "points": x.points,
+                        "counted": x.counted,
+                    }
+                    for x in r.results
+                ],
+                qualified=r.qualified,
+                tie_group=group_of[r.rank],
+            )
+            for r in rows
+        ],
+        batch_size=2000,
+    )
+    Series.objects.filter(pk=series.pk).update(standings_version=F("standings_version") + 1)
+    derived.built(SERIES_STANDINGS, series.pk, changes)
+    return series.standings_version + 1

@@ -1,0 +1,1 @@
+"""The installation's public address, as the QR codes use it."""

@@ -1,0 +1,286 @@
+"""The public pages' reads: an event with its latest public round, the leaderboard, a
+round's tables and a player's results across events. Each runs a fixed number of
+queries whatever the event's size; the public pages cache what they return."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.http import Http404
+
+from core.events.access import User, visible_events
+from core.events.selectors import round_with_seating, table_of
+from core.rounds.selectors import FORCED, RoundProgress, round_progress, tables_progress
+from core.screens.selectors import FieldRow, SeatingRow, field_of, seating_board
+from core.standings.selectors import Standings, standings_after
+from game import ranking, rules
+from scoring.models import Hand, HandScore, Standing
+from tournaments.models import (
+    PLAYED_ROUND_STATUSES,
+    Entry,
+    Event,
+    Player,
+    Round,
+    Seat,
+    Series,
+    Table,
+)
+
+
+def public_event(user: User, slug: str) -> Event:
+    """The event if this user may see it, with its latest public round's number and
+    status (`latest_round`, `latest_status`, None before any), and the public series
+    whose grand final it is (`final_of_slug`, `_name`, `_season`; None if none): one query."""
+    latest = Round.objects.filter(event=OuterRef("pk"), status__in=PLAYED_ROUND_STATUSES).order_by(
+        "-number"
+    )
+    # The public series whose grand final it is (issue 18/19): in the same query.
+    final_of = Series.objects.filter(final=OuterRef("pk"), public=True)
+    event = (
+        visible_events(user)
+        .filter(slug=slug)
+        .annotate(
+            latest_round=Subquery(latest.values("number")[:1]),
+            latest_status=Subquery(latest.values("status")[:1]),
+            final_of_slug=Subquery(final_of.values("slug")[:1]),
+            final_of_name=Subquery(final_of.values("name")[:1]),
+            final_of_season=Subquery(final_of.values("season")[:1]),
+        )
+        .first()
+    )
+    if event is None:
+        raise Http404("No such event.")
+    return event
+
+
+def check_round(event: Event, number: int) -> None:
+    """A round the public may not see (not there, or only a draft seating) is a 404.
+    `event` comes from `public_event`."""
+    if event.latest_round is None or not 1 <= number <= event.latest_round:
+        raise Http404("No such round.")
+
+
+# --- The leaderboard ------------------------------------------------------------------
+
+
+FIELD, SEATING, STANDINGS = "field", "seating", "standings"
+
+
+@dataclass(frozen=True)
+class Board:
+    """What an event's page and projector show: before the first round the field (no
+    ranks yet); from publishing a round until its first hand, where everyone sits;
+    then the standings."""
+
+    standings: Standings
+    progress: RoundProgress | None  # the latest public round's
+    show_table_points: bool
+    phase: str = STANDINGS
+    seating: tuple[SeatingRow, ...] = ()  # A to Z, while the phase is SEATING
+    field: tuple[FieldRow, ...] = ()  # A to Z, while the phase is FIELD
+
+    @property
+    def rows(self) -> tuple:
+        return self.standings.rows
+
+    @property
+    def entered(self) -> int:
+        """The players in the field still active."""
+        return sum(1 for row in self.field if not row.withdrawn)
+
+    @property
+    def round(self) -> int | None:
+        return self.standings.round
+
+    @property
+    def round_closed(self) -> bool:
+        return self.standings.round_closed
+
+    @property
+    def final(self) -> bool:
+        return self.standings.final
+
+
+def board(event: Event) -> Board:
+    """The leaderboard: the standings in rank order and the latest round's progress,
+    or the seating board, or the field: at most 4 queries. `event` comes from
+    `public_event`."""
+    progress, phase, seating, field = None, STANDINGS, (), ()
+    if event.latest_round is None:
+        phase, field = FIELD, field_of(event)
+    else:
+        closed = event.latest_status == Round.Status.CLOSED
+        progress = round_progress(event, event.latest_round, closed=closed)
+        if not closed and not progress.started:
+            phase, seating = SEATING, seating_board(event, event.latest_round)
+    return Board(
+        standings=standings_after(event),
+        progress=progress,
+        show_table_points=event.format != Event.Format.TOTAL,
+        phase=phase,
+        seating=seating,
+        field=field,
+    )
+
+
+# --- A round's tables -----------------------------------------------------------------
+
+
+def round_board(event: Event, number: int) -> dict[str, Any]:
+    """Every table of a public round with each seat's set total, place and hands won:
+    5 queries."""
+    check_round(event, number)
+    round_ = round_with_seating(event, number)  # 3 queries
+    per_seat = {
+        row["seat_id"]: row
+        for row in HandScore.objects.filter(
+            hand__table__round=round_, hand__outcome=Hand.Outcome.SCORED
+        )
+        .values("seat_id")
+        .annotate(
+            total=Sum("score"),
+            won=Count("pk", filter=Q(hand__went_out_id=F("seat_id"))),
+            played=Count("pk"),
+        )
+        .order_by()
+    }
+    progress = {t.number: t for t in tables_progress(event, number)}
+    needed = event.rules.hand_count
+    closed = round_.status == Round.Status.CLOSED
+    tables = []
+    for table in round_.tables.all():
+        seats = list(table.seats.all())
+        totals = {s.position: (per_seat.get(s.pk) or {}).get("total") or 0 for s in seats}
+        result = rules.set_result(totals)
+        place = {seat: result.place_of(seat) for seat in totals}
+        state = progress[table.number]
+
+        def incomplete(seat: Seat, table: Table = table) -> bool:
+            set_state, _ = ranking.set_state(
+                played=(per_seat.get(seat.pk) or {}).get("played") or 0,
+                hands=needed,
+                left_after=seat.left_after_hand,
+                ended_after=table.closed_after_hand,
+                over=closed,
+            )
+            return set_state == ranking.INCOMPLETE
+
+        tables.append(
+            {
+                "number": table.number,
+                "hands_scored": state.entered,
+                "finished": state.done,
+                "playing": state.playing,
+                "state": state.state,
+                "why": state.why,
+                "seats": [
+                    {
+                        "seat": s.position,
+                        "player": s.entry.player_id,
+                        "name": s.entry.player.name,
+                        "total": totals[s.position],
+                        "won": (per_seat.get(s.pk) or {}).get("won") or 0,
+                        "place": place[s.position],
+                        "left_after_hand": s.left_after_hand,
+                        "incomplete": incomplete(s),
+                    }
+                    for s in sorted(seats, key=lambda s: (place[s.position], s.position))
+                ],
+            }
+        )
+    return {
+        "round": round_.number,
+        "status": round_.status,
+        "closed": closed,
+        "forced": any(t["state"] == FORCED for t in tables),
+        "hands_needed": needed,
+        "tables": tables,
+        "finished": sum(1 for t in tables if t["finished"]),
+    }
+
+
+def public_table(event: Event, round_number: int, table_number: int) -> Table:
+    """A table of a public round of this event: one query."""
+    check_round(event, round_number)
+    table = table_of(event, round_number, table_number)
+    table.round.event = event  # the caller's event, with its latest round
+    return table
+
+
+# --- A player across events -----------------------------------------------------------
+
+
+def player_history(user: User, player_id: int) -> dict[str, Any]:
+    """A player's results in the events this user may see: 4 queries."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise Http404("No such player.")
+    public_rounds = Round.objects.filter(status__in=PLAYED_ROUND_STATUSES)
+    entries = list(
+        Entry.objects.filter(player=player, event__in=visible_events(user).values("pk"))
+        .select_related("event")
+        .order_by("-event__starts_on", "-event__pk")
+    )
+    if not entries:  # nobody learns of a player who played only in private events
+        raise Http404("No such player.")
+    latest: dict[int, Standing] = {}
+    for standing in (
+        Standing.objects.filter(entry__in=entries, round__in=public_rounds)
+        .select_related("round")
+        .order_by("entry_id", "-round__number")
+    ):
+        latest.setdefault(standing.entry_id, standing)
+    sets: dict[int, list[dict[str, Any]]] = {}
+    seats = (
+        Seat.objects.filter(entry__in=entries, round__in=public_rounds)
+        .select_related("round", "table")
+        .annotate(
+            total=Subquery(
+                HandScore.objects.filter(seat=OuterRef("pk"), hand__outcome=Hand.Outcome.SCORED)
+                .values("seat")
+                .annotate(s=Sum("score"))
+                .values("s")
+            ),
+            played=Subquery(
+                Hand.objects.filter(
+                    table=OuterRef("table"),
+                    outcome=Hand.Outcome.SCORED,
+                    scores__seat=OuterRef("pk"),
+                )
+                .values("table")
+                .annotate(n=Count("pk"))
+                .values("n")
+            ),
+            won=Subquery(
+                Hand.objects.filter(went_out=OuterRef("pk"), outcome=Hand.Outcome.SCORED)
+                .values("went_out")
+                .annotate(n=Count("pk"))
+                .values("n")
+            ),
+        )
+        .order_by("round__number")
+    )
+    for seat in seats:
+        sets.setdefault(seat.entry_id, []).append(
+            {
+                "round": seat.round.number,
+                "table": seat.table.number,
+                "total": seat.total or 0,
+                "played": seat.played or 0,
+                "won": seat.won or 0,
+            }
+        )
+    events = []
+    for entry in entries:
+        events.append(
+            {
+                "event": entry.event,
+                "withdrawn": entry.status == Entry.Status.WITHDRAWN,
+                "standing": latest.get(entry.pk),
+                "hands_needed": entry.event.rules.hand_count,
+                "sets": sets.get(entry.pk, []),
+            }
+        )
+    return {"player": player, "events": events}

@@ -1,0 +1,115 @@
+"""An event's results: the standings after its latest round, final once the last
+planned round has closed, provisional before."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.utils import formats, timezone
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+
+from core.pdf import (
+    BODY,
+    CELL,
+    HEAD,
+    HEAD_RIGHT,
+    HEADING,
+    MARGIN,
+    TITLE,
+    document,
+    grid_commands,
+    markup,
+    paper_size,
+)
+from core.standings.prizes import event_prize_winners
+from core.standings.selectors import StandingRow, standings_after
+from tournaments.models import Event
+
+# --- results -----------------------------------------------------------------------
+
+
+def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
+    """The event's standings after its latest round: final once the last planned round
+    has closed, provisional before."""
+    standings = standings_after(event)
+    pagesize = paper_size(paper)
+    width = pagesize[0] - 2 * MARGIN
+    # The time printed goes in every page's footer: a line of its own after the grid
+    # could fall alone onto a page of its own.
+    stamp = formats.date_format(timezone.localtime(), "DATETIME_FORMAT")
+    doc, buffer, on_page = document(
+        f"{event.name}: results", pagesize, footer=f"{event.name} - results - printed {stamp}"
+    )
+    story: list[Flowable] = [Paragraph(markup(event.name), TITLE)]
+    details = [event.venue, formats.date_format(event.starts_on) if event.starts_on else ""]
+    details.append(event.rules.name)
+    details.append(event.get_format_display())
+    story.append(Paragraph(markup(" - ".join(d for d in details if d)), BODY))
+    story.append(Spacer(1, 4 * mm))
+    if standings.round is None:
+        story.append(Paragraph("No results yet: no round has been scored.", HEADING))
+    else:
+        if standings.final:
+            title = "Final results"
+        else:
+            title = f"Standings after round {standings.round} (provisional)"
+        story.append(Paragraph(title, HEADING))
+        for notice in standings.notices:
+            story.append(Paragraph(markup(notice), BODY))
+        if standings.notices:
+            story.append(Spacer(1, 2 * mm))
+        story.append(results_grid(event, standings.rows, width))
+        winners = event_prize_winners(event) if standings.final else []
+        if winners:
+            story.append(Spacer(1, 4 * mm))
+            story.append(Paragraph("Prizes", HEADING))
+            for winner in winners:
+                line = f"{winner.rank}. {winner.name}: {winner.text}"
+                story.append(Paragraph(markup(line), BODY))
+    doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
+    return buffer.getvalue()
+
+
+def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Table:
+    table_points = event.format == Event.Format.TABLE_POINTS
+    knockout = event.format == Event.Format.KNOCKOUT
+    # (heading, width (None: what is left), a number)
+    columns = [("Rank", 12 * mm, False), ("Player", None, False), ("Club", 48 * mm, False)]
+    columns += [("Country", 17 * mm, False), ("Points", 16 * mm, True)]
+    if table_points:
+        columns.append(("Table points", 16 * mm, True))
+    columns += [("Sets", 11 * mm, True), ("Hands won", 16 * mm, True)]
+    if knockout:
+        columns.append(("Status", 22 * mm, False))
+    fixed = sum(w for _, w, _ in columns if w)
+    widths = [w if w else width - fixed for _, w, _ in columns]
+    data = [[Paragraph(name, HEAD_RIGHT if number else HEAD) for name, _, number in columns]]
+    for row in rows:
+        name = markup(row.player.name)
+        if row.status == "withdrawn":
+            name += " <i>(withdrawn)</i>"
+        if row.incomplete:
+            name += (
+                "<br/><font size=7><i>incomplete: " + markup(row.incomplete_text) + "</i></font>"
+            )
+        if row.tie_note:
+            name += "<br/><font size=7><i>" + markup(row.tie_note) + "</i></font>"
+        line = [
+            str(row.rank),
+            Paragraph(name, CELL),
+            Paragraph(markup(row.club), CELL),
+            row.country,
+            str(row.points),
+        ]
+        if table_points:
+            line.append(f"{row.table_points:g}")
+        line += [str(row.sets_played), str(row.hands_won)]
+        if knockout:
+            line.append(row.status)
+        data.append(line)
+    commands = grid_commands()
+    commands += [
+        ("ALIGN", (i, 1), (i, -1), "RIGHT") for i, (_, _, number) in enumerate(columns) if number
+    ]
+    return Table(data, colWidths=widths, style=commands, repeatRows=1)

@@ -1,0 +1,252 @@
+"""Reads of the standings as pages, the API and the exports show them: the round to
+show, each row with its incomplete sets and tie notes, cached per standings version.
+What a rebuild reads is in `core.standings.rebuild`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.http import Http404
+
+from core.standings.ties import with_tie_notes
+from game import ranking
+from scoring.models import STANDING_FIGURES, Standing
+from tournaments.models import Event, Round
+
+# --- The standings as shown -------------------------------------------------------------
+
+
+def standings_round(event: Event, number: int | None = None) -> Round | None:
+    """The round whose standings to show: the one asked for, else the latest that has any."""
+    rounds = Round.objects.filter(event=event, standings__isnull=False).distinct()
+    if number is not None:
+        found = rounds.filter(number=number).first()
+        if found is None:
+            raise Http404("No standings for this round.")
+        return found
+    return rounds.order_by("-number").first()
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    id: int
+    name: str
+
+
+# How an incomplete set is explained wherever it matters (pages, CSV, PDF, API).
+WHY_WORDS = {
+    ranking.WITHDREW: "withdrew",
+    ranking.SHORT: "table closed: fewer than three players were left",
+    ranking.FORCED: "forced close: the round was closed with hands missing",
+}
+
+
+@dataclass(frozen=True)
+class IncompleteSet:
+    """A set that ended without all its hands, and why: it ranks after the round's
+    complete sets (`game.ranking`)."""
+
+    round: int
+    table: int
+    played: int
+    hands: int
+    why: str  # one of ranking.WHY_INCOMPLETE
+
+    @property
+    def reason(self) -> str:
+        return WHY_WORDS.get(self.why, self.why)
+
+    @property
+    def text(self) -> str:
+        """'round 2, table 1: 1 of 9 hands (withdrew)'."""
+        return (
+            f"round {self.round}, table {self.table}: {self.played} of {self.hands} hands "
+            f"({self.reason})"
+        )
+
+
+def incomplete_note(record: ranking.SetRecord, hands: int) -> dict:
+    """An incomplete set as a standing stores it (`Standing.incomplete`)."""
+    return {
+        "round": record.round,
+        "table": record.table,
+        "played": hands - record.hands_missing,
+        "hands": hands,
+        "why": record.why,
+    }
+
+
+def incomplete_notes(sets: Iterable[ranking.SetRecord], hands: int) -> dict[int, list[dict]]:
+    """entry -> a note for each of its incomplete sets among `sets`, by round."""
+    notes: dict[int, list[dict]] = {}
+    for record in sorted(sets, key=lambda r: r.round):
+        if record.incomplete:
+            notes.setdefault(record.entry, []).append(incomplete_note(record, hands))
+    return notes
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    player: PlayerRef
+    club: str
+    country: str
+    points: int
+    table_points: float
+    sets_played: int
+    sets_incomplete: int  # of the sets played, those over without all their hands
+    hands_won: int
+    penalty_points: int
+    best_set: int | None
+    movement: int | None  # places gained since the previous round (None: new)
+    status: str
+    incomplete: tuple[IncompleteSet, ...] = ()  # its incomplete sets, round by round
+    # Which tiebreak put it above or below a neighbour with the same score, in words.
+    tie_note: str = ""
+
+    @property
+    def incomplete_text(self) -> str:
+        """Every incomplete set in words, '; '-separated ("" when there is none)."""
+        return "; ".join(note.text for note in self.incomplete)
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    @property
+    def move(self) -> str:
+        if self.movement is None:
+            return "new"
+        return "up" if self.movement > 0 else "down" if self.movement else "same"
+
+    @property
+    def move_by(self) -> int:
+        return abs(self.movement) if self.movement else 0
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The standings after a round (API.md, "Standings")."""
+
+    version: int
+    round: int | None
+    round_closed: bool
+    # The event's final standings: it is finished (the director said so) and these
+    # are after its last round.
+    final: bool
+    rows: tuple[StandingRow, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.rows)
+
+    def tables_where(self, why: str) -> dict[int, list[int]]:
+        """Round -> the tables whose sets ended incomplete for this reason (FORCED: the
+        round was force-closed with hands missing there; SHORT: too few players were
+        left), read from the rows' notes."""
+        found: dict[int, set[int]] = {}
+        for row in self.rows:
+            for note in row.incomplete:
+                if note.why == why:
+                    found.setdefault(note.round, set()).add(note.table)
+        return {number: sorted(tables) for number, tables in sorted(found.items())}
+
+    @property
+    def notices(self) -> list[str]:
+        """Why some sets of these standings are incomplete, table by table, in words."""
+        lines = []
+        for number, tables in self.tables_where(ranking.FORCED).items():
+            lines.append(
+                f"Round {number} was closed with hands missing at {tables_text(tables)} "
+                "(forced): the sets there are incomplete and rank after the round's "
+                "complete sets."
+            )
+        for number, tables in self.tables_where(ranking.SHORT).items():
+            lines.append(
+                f"In round {number}, {tables_text(tables)} closed early: fewer than three "
+                "players were left, so the sets there are incomplete."
+            )
+        return lines
+
+
+def tables_text(numbers: list[int]) -> str:
+    """'table 3' or 'tables 1, 2'."""
+    if len(numbers) == 1:
+        return f"table {numbers[0]}"
+    return "tables " + ", ".join(str(n) for n in numbers)
+
+
+ROW_FIELDS = (
+    "rank",
+    "entry__player_id",
+    "entry__player__name",
+    "entry__player__club",
+    "entry__player__country",
+    *STANDING_FIGURES,
+    "movement",
+    "status",
+    "incomplete",
+)
+
+
+def standings_after(event: Event, number: int | None = None) -> Standings:
+    """The standings after round `number` (default: the latest round that has any).
+
+    Cached per standings version (and event status, which makes them final): a
+    rebuild bumps the version, so a cached copy is never stale; while nothing changes,
+    a read costs one cache hit (and the event's own row, which the caller has already
+    loaded to check who may see it).
+    """
+    key = f"standings:{event.pk}:{event.standings_version}:{event.status}:{number}"
+    found = cache.get(key)
+    if found is None:
+        found = build_standings(event, number)
+        cache.set(key, found, timeout=3600)
+    return found
+
+
+def standing_row(values: tuple) -> StandingRow:
+    """A row of `ROW_FIELDS` values as a StandingRow."""
+    rank, player_id, name, club, country, *figures, movement, status, incomplete = values
+    figure = dict(zip(STANDING_FIGURES, figures, strict=True))
+    figure["table_points"] = float(figure["table_points"])
+    return StandingRow(
+        rank=rank,
+        player=PlayerRef(player_id, name),
+        club=club,
+        country=str(country or ""),
+        movement=movement,
+        status=status,
+        incomplete=tuple(IncompleteSet(**note) for note in incomplete or ()),
+        **figure,
+    )
+
+
+def build_standings(event: Event, number: int | None) -> Standings:
+    """2 queries: the round, then its rows as plain values (3 for a round asked for by
+    number in a finished event: whether it is the last)."""
+    round_ = standings_round(event, number)
+    rows = (
+        Standing.objects.filter(round=round_)
+        .order_by("rank")
+        .values_list(*ROW_FIELDS, "tiebreaks")  # the tiebreaks: for the tie notes
+        if round_
+        else []
+    )
+    closed = round_ is not None and round_.status == Round.Status.CLOSED
+    final = closed and event.status == Event.Status.FINISHED
+    if final and number is not None:
+        final = not event.rounds.filter(number__gt=round_.number).exists()
+    return Standings(
+        version=event.standings_version,
+        round=round_.number if round_ else None,
+        round_closed=closed,
+        final=final,
+        rows=with_tie_notes(
+            event,
+            [standing_row(values[:-1]) for values in rows],
+            {values[0]: values[-1] for values in rows},
+        ),
+    )

@@ -1,0 +1,254 @@
+"""Standings: rebuilt from the scores by a background job after every change.
+
+One read query gathers each entry's set at each table (total, hands won, penalty
+points, hands played); the pure `game.ranking` orders them; the rows of the current
+round are replaced in one transaction and the event's standings version grows, which
+is what pages and caches key on. A closed round's rows are never rewritten by a later
+round: they stay readable as that round's final standings.
+
+Every change that moves the standings marks them stale in the database, in its own
+transaction (`core.derived`); the rebuild clears the mark if nothing changed
+while it ran, and the periodic catch-up rebuilds whatever stays stale (a broker that
+was down, a worker killed), so the standings are always right again by themselves.
+"""
+
+from __future__ import annotations
+
+import gc
+from contextlib import contextmanager
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import F
+
+from core import background, derived
+from core.hands import set_totals
+from core.live import announce_version
+from core.standings import rebuild as read
+from core.standings.selectors import incomplete_notes
+from game import ranking
+from scoring.models import Standing
+from tournaments.models import Event
+
+# No delay: a change queues its rebuild at once, so when no rebuild is running the
+# standings follow within the time of one rebuild. Only the changes that arrive while
+# a rebuild runs are collapsed: their jobs wait for the event's lock (or behind it in
+# the queue), the first to get it rebuilds for all of them (`derived.seen` counts what
+# it covers) and the others find the standings clean and return at once.
+COLLAPSE_SECONDS: float | None = None
+
+
+def queue_standings_refresh(event: Event) -> None:
+    """Mark the event's standings stale in this transaction, and have them rebuilt once
+    it commits."""
+    derived.changed(background.STANDINGS, event.pk, countdown=COLLAPSE_SECONDS)
+
+
+@background.runs(background.STANDINGS)
+def refresh_standings_job(event_id: int) -> int | None:
+    """The background job: rebuild the standings unless an earlier run already covered
+    every change (many changes queue many jobs; one does the work)."""
+    if not derived.is_dirty(background.STANDINGS, event_id):
+        return None
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:  # deleted meanwhile: nothing to rank
+        derived.forget(background.STANDINGS, event_id)
+        return None
+    return refresh_standings(event=event, if_stale=True)
+
+
+@contextmanager
+def collection_paused():
+    """The cyclic garbage collector held off while a rebuild makes its many small,
+    short-lived objects (it would otherwise walk every object of the process several
+    times, a third of an incremental rebuild's time); it runs as usual afterwards."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def refresh_standings(
+    *,
+    event: Event,
+    round_number: int | None = None,
+    if_stale: bool = False,
+    full: bool = False,
+) -> int:
+    """Rebuild the standings (see `rebuild`), with the garbage collector paused."""
+    with collection_paused():
+        return rebuild(event=event, round_number=round_number, if_stale=if_stale, full=full)
+
+
+@transaction.atomic
+def rebuild(
+    *,
+    event: Event,
+    round_number: int | None = None,
+    if_stale: bool = False,
+    full: bool = False,
+) -> int:
+    """Rebuild the current round's standings (or those after round `round_number`, for
+    an event loaded in bulk); return the new standings version. With `if_stale`, only
+    if the database still says they are stale once the lock is held.
+
+    Ranks from the set totals every hand save keeps (`core.hands.set_totals`) and
+    writes only the standings that changed. `full` (and an event loaded in bulk, or
+    whose totals are not kept yet) adds up every hand score again first, and writes
+    the kept totals from them: the result is the same, only slower.
+
+    Takes the event's row lock, so two workers rebuilding at once run one after the
+    other, each from the scores as committed: the result is the same either way.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if if_stale and not derived.is_dirty(background.STANDINGS, event.pk):
+        return event.standings_version  # a rebuild that held the lock before us did it all
+    changes = derived.seen(background.STANDINGS, event.pk)
+    round_ = read.current_round(event)
+    if round_number is not None:
+        round_ = event.rounds.filter(number=round_number).first()
+    if round_ is None:
+        derived.built(background.STANDINGS, event.pk, changes)
+        return event.standings_version
+    closed = read.latest_closed(event, up_to=round_.number)
+    base = None  # the closed rounds' cumulative figures, when ranking on top of them
+    if full or round_number is not None or not set_totals.is_kept(event.pk):
+        # The tables in play locked (after the event, as every writer orders them): a
+        # hand saved between this read and the totals written from it would otherwise
+        # have its table's kept totals overwritten by the older sums.
+        set_totals.lock_tables_in_play(event.pk)
+        scored = read.scored_totals(event=event)
+        set_totals.rebuild(event.pk, scored)
+        sets = read.set_records(event, up_to=round_.number, scored=scored)
+    else:
+        signature, closed_sets, sets = read.kept_set_records(event, up_to=round_.number)
+        if event.format == "knockout":  # its cuts need every round's tables
+            sets = [*closed_sets, *sets]
+        else:  # the closed rounds' figures added up once; only the round in play ranked
+            base = read.closed_base(event, signature, closed_sets)
+    notes: dict[int, list[dict]] = {}
+    if base is not None:
+        notes = {entry: list(kept) for entry, kept in base.notes.items()}
+    for entry, live in incomplete_notes(sets, event.rules.hand_count).items():
+        notes.setdefault(entry, []).extend(live)
+    if base is not None:
+        for entry_notes in notes.values():
+            entry_notes.sort(key=lambda note: note["round"])
+        ranked = ranking.rank_on_closed(
+            format=event.format,
+            closed=base.tallies,
+            sets=sets,
+            entries=read.entry_records(event),
+            table_points=event.table_points,
+            tiebreaks=event.tiebreaks,
+            draw_seed=event.draw_seed,
+        )
+    else:
+        ranked = ranking.rank(
+            format=event.format,
+            sets=sets,
+            entries=read.entry_records(event),
+            table_points=event.table_points,
+            advance_per_table=event.advance_per_table,
+            tiebreaks=event.tiebreaks,
+            draw_seed=event.draw_seed,
+            rounds_closed=closed.number if closed else 0,
+        )
+    previous = read.ranks_after(event, round_.number - 1)
+    write_changed(
+        event,
+        round_,
+        {
+            r.entry: (
+                r.rank,
+                r.points,
+                as_stored(r.table_points),
+                r.sets_played,
+                r.sets_incomplete,
+                notes.get(r.entry, []),
+                r.hands_won,
+                r.penalty_points,
+                r.best_set,
+                r.status,
+                previous[r.entry] - r.rank if r.entry in previous else None,
+                [list(pair) for pair in r.tiebreaks],
+            )
+            for r in ranked
+        },
+        version=event.standings_version + 1,
+    )
+    Event.objects.filter(pk=event.pk).update(standings_version=F("standings_version") + 1)
+    derived.built(background.STANDINGS, event.pk, changes)
+    if event.series_id is not None:  # a leg's places move its series' standings
+        derived.changed(background.SERIES_STANDINGS, event.series_id, countdown=COLLAPSE_SECONDS)
+    announce_version(event, event.standings_version + 1)  # live pages see it once committed
+    return event.standings_version + 1
+
+
+# What a standing stores and compares: every column a rebuild writes.
+WRITTEN = (
+    "rank",
+    "points",
+    "table_points",
+    "sets_played",
+    "sets_incomplete",
+    "incomplete",
+    "hands_won",
+    "penalty_points",
+    "best_set",
+    "status",
+    "movement",
+    "tiebreaks",
+)
+CENTS = Decimal("0.01")
+
+
+def as_stored(value: float) -> Decimal:
+    """Placement points as the database keeps them (two decimals)."""
+    return Decimal(repr(float(value))).quantize(CENTS)
+
+
+def write_changed(
+    event: Event, round_, wanted: dict[int, tuple], *, version: int | None = None
+) -> int:
+    """Bring the round's stored standings to `wanted` (entry -> the WRITTEN values),
+    writing only the rows that differ (after one hand, the players at its table and
+    those they passed): compared as plain values, the changed rows deleted and written
+    again in bulk, 3 queries at most. With `version` (the standings version this
+    rebuild makes), what was written is remembered once committed, so the next rebuild
+    in this process compares with it instead of reading every row again (see
+    `read.written_rows`). Returns how many rows were written."""
+    stored = read.written_rows(event, round_, WRITTEN)
+    gone = [pk for entry, (pk, _values) in stored.items() if entry not in wanted]
+    changed = {
+        entry: values
+        for entry, values in wanted.items()
+        if entry not in stored or stored[entry][1] != values
+    }
+    gone += [stored[entry][0] for entry in changed if entry in stored]
+    if gone:
+        Standing.objects.filter(pk__in=gone).delete()
+    made = []
+    if changed:
+        made = Standing.objects.bulk_create(
+            [
+                Standing(
+                    event=event,
+                    round=round_,
+                    entry_id=entry,
+                    **dict(zip(WRITTEN, values, strict=True)),
+                )
+                for entry, values in changed.items()
+            ],
+            batch_size=2000,
+        )
+    if version is not None and all(row.pk is not None for row in made):
+        now = {entry: found for entry, found in stored.items() if entry in wanted}
+        now.update((row.entry_id, (row.pk, changed[row.entry_id])) for row in made)
+        transaction.on_commit(
+            lambda: read.keep_written(event.pk, round_.pk, version, now), robust=True
+        )
+    return len(changed) + len(gone)

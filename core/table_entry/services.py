@@ -1,0 +1,278 @@
+"""Entry at the table: a player enters a hand with their code, another player at the
+table confirms it, and it is recorded through `record_hand`, exactly as a director's
+entry is (rules, version, history naming both seats, standings rebuild); or they
+dispute it, and the director decides.
+
+The rules chosen here (README, "How an event runs"):
+- a code opens only its own table, in its own round; a wrong one is refused (403) and
+  counted against the client (`core.table_entry.codes`: 429 after a few);
+- players enter only where the event says so (`Event.table_entry`), only while the
+  round is in play and the table unlocked, and only hands they play;
+- a hand already recorded takes no entry (409): a director corrects it;
+- a new entry for a hand waiting for confirmation replaces it (the table corrects
+  itself); a disputed hand waits for the director, whose entry always wins;
+- the player who entered a hand can neither confirm nor dispute it.
+Every entry, confirmation and dispute is kept, with its history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.db import transaction
+
+from core.common import with_history_user
+from core.errors import Forbidden, Missing, StaleVersion, StateConflict
+from core.hands.services import (
+    attempts_of,
+    current_version,
+    lock_table_for_write,
+    record_hand,
+    score_entry,
+)
+from core.live import touch_table
+from core.table_entry import codes
+from core.table_entry.codes import new_code
+from core.table_entry.selectors import (
+    entry_document,
+    entry_from_document,
+    seat_for_code,
+    seat_with_code,
+)
+from game import rules
+from scoring.models import Hand, Proposal
+from tournaments.models import Event, PlayerCode, Round, Seat, Table
+
+FIELD = codes.FIELD
+
+
+def identify_player(*, table: Table, code: str, client: str) -> Seat:
+    """The seat at `table` of the player whose code (for the table's round) this is.
+
+    A code of nobody at this table is refused (Forbidden) and counted against
+    `client`; a client with too many wrong codes lately is refused every code
+    (TooManyAttempts) until its window ends. Writes nothing to the database.
+    """
+    where = f"at table {table.number} in round {table.round.number}"
+    return checked_code(
+        code, client, where, lambda typed: seat_with_code(table, typed), place=f"table:{table.pk}"
+    )
+
+
+def find_seat(*, event: Event, code: str, client: str) -> Seat:
+    """The seat, in a round of `event` in play, of the player whose code this is (for a
+    player who types their code to find their table): refused and counted as
+    `identify_player` refuses and counts."""
+    return checked_code(
+        code,
+        client,
+        "in a round in play",
+        lambda typed: seat_for_code(event, typed),
+        place=f"event:{event.pk}",
+    )
+
+
+def checked_code(
+    code: str, client: str, where: str, lookup: Callable[[str], Seat | None], *, place: str
+) -> Seat:
+    """The seat `lookup` finds for the typed code; wrong codes are counted against the
+    client at `place` (a table, or an event's find-your-table page: `core.table_entry.codes`)."""
+    codes.check_allowed(client, place)
+    typed = codes.normalize(code)
+    if not typed:
+        raise Forbidden("Give your player code (it is on your player slip).", field=FIELD)
+    seat = lookup(typed)
+    if seat is None:
+        codes.count_wrong(client, place)
+        raise Forbidden(
+            f"This is not the code of a player {where}. Check your player slip.", field=FIELD
+        )
+    return seat
+
+
+def check_players_enter(event: Event) -> None:
+    if event.table_entry != Event.TableEntry.PLAYERS:
+        raise Forbidden("At this event the directors enter the hands; players do not.", field=FIELD)
+
+
+def named(seat: Seat) -> str:
+    return f"seat {seat.position} ({seat.entry.player.name})"
+
+
+def player_at_table(table: Table, number: int, code: str, client: str) -> tuple[Table, Seat]:
+    """The checks every player's action starts with, in the order a refusal is given:
+    the code, the event's setting, the table taking writes (its row lock taken), the
+    player still playing hand `number`."""
+    seat = identify_player(table=table, code=code, client=client)
+    check_players_enter(table.round.event)
+    table = lock_table_for_write(table)
+    if not seat.plays_hand(number):
+        raise Forbidden(
+            f"You left the table after hand {seat.left_after_hand}; the players still "
+            "at the table enter and confirm its hands.",
+            field=FIELD,
+        )
+    return table, seat
+
+
+def check_not_recorded(attempts: list[Hand], number: int) -> None:
+    if any(hand.outcome == Hand.Outcome.SCORED for hand in attempts):
+        raise StateConflict(
+            f"Hand {number} is already recorded; only a director can change it now.",
+            field="hand",
+        )
+
+
+def latest_for_update(table: Table, number: int) -> Proposal | None:
+    return (
+        Proposal.objects.select_for_update(of=("self",))
+        .filter(table=table, number=number)
+        .select_related("entered_by__player")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def disputed_conflict(proposal: Proposal) -> StateConflict:
+    return StateConflict(
+        f"Hand {proposal.number} is disputed (by seat {proposal.disputed_seat}); the "
+        "director decides it.",
+        field="hand",
+    )
+
+
+@transaction.atomic
+def propose_hand(
+    *, table: Table, number: int, entry: rules.HandEntry, code: str, client: str
+) -> Proposal:
+    """A player at `table` enters hand `number`: it waits, unrecorded, until another
+    player there confirms it. The rules engine judges it now, as it will when it is
+    recorded. Sending the same entry again changes nothing."""
+    table, seat = player_at_table(table, number, code, client)
+    attempts = attempts_of(table, number)
+    check_not_recorded(attempts, number)
+    latest = latest_for_update(table, number)
+    if latest is not None and latest.state == Proposal.State.DISPUTED:
+        raise disputed_conflict(latest)
+    score_entry(table, number, entry)
+    document = entry_document(entry)
+    pending = latest if latest is not None and latest.state == Proposal.State.PENDING else None
+    if pending is not None:
+        if pending.entered_by_id == seat.entry_id and pending.entry == document:
+            return pending
+        pending.state = Proposal.State.REPLACED
+        with_history_user(pending, None, f"replaced by {named(seat)}").save()
+    proposal = Proposal(
+        table=table,
+        number=number,
+        entry=document,
+        base_version=current_version(attempts),
+        entered_by=seat.entry,
+        entered_seat=seat.position,
+    )
+    with_history_user(proposal, None, f"entered by {named(seat)}").save()
+    touch_table(table)
+    return proposal
+
+
+def nothing_waiting(number: int) -> Missing:
+    return Missing(f"No entry for hand {number} is waiting for confirmation.", field="hand")
+
+
+@transaction.atomic
+def confirm_proposal(*, table: Table, number: int, code: str, client: str) -> Proposal:
+    """Another player at the table confirms the entry waiting for hand `number`: it is
+    recorded through `record_hand` as if a director had sent it, its history naming
+    the seats that entered and confirmed it. Confirming again changes nothing."""
+    table, seat = player_at_table(table, number, code, client)
+    proposal = latest_for_update(table, number)
+    if (
+        proposal is not None
+        and proposal.state == Proposal.State.RECORDED
+        and proposal.confirmed_by_id == seat.entry_id
+    ):
+        return proposal
+    check_not_recorded(attempts_of(table, number), number)
+    if proposal is not None and proposal.state == Proposal.State.DISPUTED:
+        raise disputed_conflict(proposal)
+    if proposal is None or proposal.state != Proposal.State.PENDING:
+        raise nothing_waiting(number)
+    if proposal.entered_by_id == seat.entry_id:
+        raise StateConflict(
+            f"You entered hand {number}: another player at the table confirms it.", field=FIELD
+        )
+    proposal.state = Proposal.State.RECORDED
+    proposal.confirmed_by, proposal.confirmed_seat = seat.entry, seat.position
+    entered = f"seat {proposal.entered_seat} ({proposal.entered_by.player.name})"
+    reason = f"entered by {entered}, confirmed by {named(seat)}"
+    with_history_user(proposal, None, reason).save()
+    try:
+        record_hand(
+            table=table,
+            number=number,
+            entry=entry_from_document(proposal.entry),
+            expected_version=proposal.base_version,
+            reason=reason,
+        )
+    except StaleVersion as stale:  # a director changed the hand meanwhile
+        raise StateConflict(
+            f"Hand {number} was changed by a director meanwhile; nothing was recorded.",
+            field="hand",
+        ) from stale
+    return proposal
+
+
+@transaction.atomic
+def dispute_proposal(
+    *,
+    table: Table,
+    number: int,
+    code: str,
+    client: str,
+    entry: rules.HandEntry | None = None,
+) -> Proposal:
+    """Another player at the table disputes the entry waiting for hand `number`, with
+    their own version of the hand if they give one (judged by the rules engine):
+    nothing is recorded, and the director decides. Disputing again changes nothing."""
+    table, seat = player_at_table(table, number, code, client)
+    check_not_recorded(attempts_of(table, number), number)
+    proposal = latest_for_update(table, number)
+    if proposal is None:
+        raise nothing_waiting(number)
+    alternative = None
+    if entry is not None:
+        score_entry(table, number, entry)
+        alternative = entry_document(entry)
+    if proposal.state == Proposal.State.DISPUTED:
+        if proposal.disputed_by_id == seat.entry_id and proposal.alternative == alternative:
+            return proposal
+        raise disputed_conflict(proposal)
+    if proposal.state != Proposal.State.PENDING:
+        raise nothing_waiting(number)
+    if proposal.entered_by_id == seat.entry_id:
+        raise StateConflict(f"You entered hand {number}: enter it again to change it.", field=FIELD)
+    proposal.state = Proposal.State.DISPUTED
+    proposal.disputed_by, proposal.disputed_seat = seat.entry, seat.position
+    proposal.alternative = alternative
+    with_history_user(proposal, None, f"disputed by {named(seat)}").save()
+    touch_table(table)
+    return proposal
+
+
+@transaction.atomic
+def issue_codes(*, round: Round) -> int:
+    """Give each player seated in `round` who has no code for it yet their own code
+    (publishing a round does this; so does seating a player into a round in play).
+    Codes already given never change. Returns how many were issued."""
+    seated = set(Seat.objects.filter(round=round).values_list("entry_id", flat=True))
+    given = dict(PlayerCode.objects.filter(round=round).values_list("entry_id", "code"))
+    taken = set(given.values())
+    issued = []
+    for entry_id in sorted(seated - set(given)):
+        code = new_code()
+        while code in taken:  # about one chance in a billion per code
+            code = new_code()
+        taken.add(code)
+        issued.append(PlayerCode(round=round, entry_id=entry_id, code=code))
+    PlayerCode.objects.bulk_create(issued)
+    return len(issued)
