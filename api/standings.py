@@ -12,12 +12,9 @@ no body, and one that accepts gzip gets the compressed bytes.
 from __future__ import annotations
 
 import re
-import time
-from collections import OrderedDict
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
@@ -31,27 +28,37 @@ from api.guards import MAX_LIMIT, MAX_OFFSET
 from api.scoring_serializers import StandingsSerializer
 from api.support import EventScoped
 from core import selectors
-from core.live import remember_version, version_key
+from core.caching import (
+    ProcessCopies,
+    remember_version,
+    still_announced,
+    versioned,
+    versioned_key,
+)
 
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads it
 NUMBER = re.compile(r"[0-9]{1,10}")
-# Rendered documents kept in this process (each under a key naming its version, so
-# never stale): the latest few events' pages.
-KEPT = 64
-_rendered: OrderedDict[str, tuple[bytes, bytes]] = OrderedDict()
 
+# Rendered documents kept in this process, each under a key naming its version (so
+# never stale): the latest few events' pages. Pays for: the standings API's figures in
+# docs/benchmarks.md (the whole list 0.32x a trivial view with this copy, where
+# fetching 82 KB from Redis per request made it the slowest read).
+RENDERED = ProcessCopies(
+    "standings API bytes", size=64, why="docs/benchmarks.md: standings API ratio"
+)
 
 # A public event's row, kept in this process for anonymous readers no longer than the
 # public pages keep theirs, and used only while the shared cache announces the same
-# standings version (`core.live`): the read then needs no query at all.
+# standings version: the read then needs no query at all. Pays for: the anonymous GET
+# answered before DRF with no query (docs/benchmarks.md, "The standings API answers an
+# anonymous GET before DRF").
 EVENT_TTL = 10
-_events: dict[str, tuple[float, object]] = {}
-
-
-def forget_rendered() -> None:
-    """Drop this process's copies (the shared cache was emptied: tests do)."""
-    _rendered.clear()
-    _events.clear()
+EVENTS = ProcessCopies(
+    "events read by anonymous standings readers",
+    size=64,
+    ttl=EVENT_TTL,
+    why="docs/benchmarks.md: the anonymous standings read with no query",
+)
 
 
 def is_anonymous(request) -> bool:
@@ -63,11 +70,8 @@ def is_anonymous(request) -> bool:
 def public_copy(slug: str):
     """This process's copy of a public event, if it is young enough and the shared cache
     still announces its standings version; else None (read it from the database)."""
-    found = _events.get(slug)
-    if found is None or found[0] < time.monotonic():
-        return None
-    event = found[1]
-    if cache.get(version_key(slug)) != (event.standings_version, True):
+    event = EVENTS.get(slug)
+    if event is None or not still_announced(event):
         return None
     return event
 
@@ -75,20 +79,16 @@ def public_copy(slug: str):
 def keep_copy(event) -> None:
     if event.public:
         remember_version(event)  # so the next read finds it announced
-        _events[event.slug] = (time.monotonic() + EVENT_TTL, event)
-        if len(_events) > KEPT:
-            _events.pop(next(iter(_events)))
+        EVENTS.put(event.slug, event)
 
 
 def standings_data(event, number: int | None) -> dict:
     """The standings as the API renders them, kept per standings version (a rebuild
     bumps it, so a kept copy is never stale)."""
-    key = f"api:standings:{event.pk}:{event.standings_version}:{event.status}:{number}"
-    data = cache.get(key)
-    if data is None:
-        data = StandingsSerializer(selectors.standings_after(event, number)).data
-        cache.set(key, data, timeout=3600)
-    return data
+    key = versioned_key("api-standings", event.pk, event.standings_version, event.status, number)
+    return versioned(
+        key, lambda: StandingsSerializer(selectors.standings_after(event, number)).data
+    )
 
 
 def page_of(data: dict, limit: int | None, offset: int) -> dict:
@@ -103,21 +103,22 @@ def rendered(event, number: int | None, limit: int | None, offset: int) -> tuple
     """(JSON, gzip-compressed JSON) of one page of the standings at the event's version."""
     # The event's creation time too: an id SQLite gave again after a deletion names
     # another event.
-    key = (
-        f"api:standings:bytes:{event.pk}:{event.created_at.timestamp()}:"
-        f"{event.standings_version}:{event.status}:{number}:{limit}:{offset}"
+    key = versioned_key(
+        "api-standings-bytes",
+        event.pk,
+        event.created_at.timestamp(),
+        event.standings_version,
+        event.status,
+        number,
+        limit,
+        offset,
     )
-    found = _rendered.get(key)
-    if found is None:
-        found = cache.get(key)
-        if found is None:
-            body = JSONRenderer().render(page_of(standings_data(event, number), limit, offset))
-            found = (body, compress_string(body))
-            cache.set(key, found, timeout=3600)
-        _rendered[key] = found
-        while len(_rendered) > KEPT:
-            _rendered.popitem(last=False)
-    return found
+
+    def build() -> tuple[bytes, bytes]:
+        body = JSONRenderer().render(page_of(standings_data(event, number), limit, offset))
+        return body, compress_string(body)
+
+    return versioned(key, build, copies=RENDERED)
 
 
 def etag(event, number: int | None, limit: int | None, offset: int) -> str:

@@ -16,7 +16,6 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -24,10 +23,9 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from core import selectors, services
+from core import caching, selectors, services
 from core.errors import ServiceError
 from core.hands.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
-from core.live import remember_version, table_key, version_key
 from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
 from game import rules
@@ -112,31 +110,6 @@ def check_hand(table: Table, hand: int) -> None:
 # --- the page ---------------------------------------------------------------------------
 
 
-def cached_signature(slug: str, number: int, table_number: int) -> str | None:
-    """What the live region shows depends on, from the cache alone (so an unchanged
-    poll costs no query): the standings version of a public event (every recorded hand
-    rebuilds the standings) and the table's entry stamp (every entry, confirmation,
-    dispute, director's change). None when the cache cannot say."""
-    version_at, stamp_at = version_key(slug), table_key(slug, number, table_number)
-    found = cache.get_many([version_at, stamp_at])
-    version, stamp = found.get(version_at), found.get(stamp_at)
-    if version is None or version[1] is not True or stamp is None:
-        return None
-    return f"{version[0]}.{stamp}"
-
-
-def signature(table: Table) -> str:
-    """The live region's signature, giving the table a stamp if the cache has none."""
-    round_ = table.round
-    event = round_.event
-    key = table_key(event.slug, round_.number, table.number)
-    cache.add(key, "0", 24 * 60 * 60)
-    remember_version(event)  # so the next unchanged poll needs no query
-    return cached_signature(event.slug, round_.number, table.number) or (
-        f"{event.standings_version}.{cache.get(key)}"
-    )
-
-
 def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dict[str, Any]:
     event = table.round.event
     sheet = selectors.table_sheet(table)
@@ -153,7 +126,7 @@ def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dic
         "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
         "why_read_only": read_only_reason(table),
         "entry_url": entry_url(table),
-        "poll_url": f"{entry_url(table)}live/?s={signature(table)}",
+        "poll_url": f"{entry_url(table)}live/?s={caching.table_signature(table)}",
         "poll_seconds": POLL_SECONDS,
     }
 
@@ -269,10 +242,10 @@ def table_entry(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 def entry_live(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """The live region again, or 204 while nothing it shows changed."""
     shown = request.GET.get("s", "")
-    if shown and shown == cached_signature(slug, number, table):
+    if shown and shown == caching.table_signature_cached(slug, number, table):
         return HttpResponse(status=204)
     found = entry_table(request, slug, number, table)
-    if shown == signature(found):
+    if shown == caching.table_signature(found):
         return HttpResponse(status=204)
     seat = remembered(request, found)
     if seat is None:  # the code is no longer good here: the page asks for it again

@@ -33,8 +33,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-from core import live as live_version
-from core import selectors
+from core import caching, selectors
 from core.series.selectors import player_series, series_of_event
 from core.standings.prizes import event_prize_winners
 from public import live, ratings
@@ -73,7 +72,7 @@ def live_response(
 ) -> HttpResponse:
     """204 while the page's versions are current; the new live region otherwise."""
     version, screen = number_param(request, "v"), number_param(request, "s")
-    if live_version.unchanged(slug, version, screen):
+    if caching.unchanged(slug, version, screen):
         return with_server_time(HttpResponse(status=204))
     event = live.public_event(request.user, slug)
     if event.standings_version == version and event.screen_version == screen:
@@ -283,7 +282,7 @@ def projector(request: HttpRequest, slug: str) -> HttpResponse:
         context = {"event": event, "region": projector_region(event), "every": every}
         return render_to_string("public/projector.html", context)
 
-    html = live.cached(key, live.signature(event), content, hits.get(key))
+    html = caching.signed(key, live.signature(event), content, hits.get(key))
     return HttpResponse(html)
 
 

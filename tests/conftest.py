@@ -4,8 +4,8 @@ import os
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 
+from core import caching
 from tests.fixtures import codes_of, make_alice, make_bob, make_root, make_world
 from tournaments.models import Event
 
@@ -73,19 +73,9 @@ def codes(entry_world):
 def _empty_cache():
     """Every test starts and ends with an empty cache, so no test sees another's pages
     (nor the copies a web process keeps of them)."""
-    from api.standings import forget_rendered
-    from core.standings.rebuild import forget_closed_sets
-    from public.live import forget_local
-
-    cache.clear()
-    forget_local()
-    forget_rendered()
-    forget_closed_sets()
+    caching.reset()
     yield
-    cache.clear()
-    forget_local()
-    forget_rendered()
-    forget_closed_sets()
+    caching.reset()
 
 
 @pytest.fixture(scope="session", autouse=True)

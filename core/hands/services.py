@@ -17,12 +17,12 @@ from django.db.models import Prefetch
 from django.http import Http404
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
+from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import HandRejected, InvalidInput, StaleVersion, StateConflict
 from core.events.rulesets import freeze_house_rules, may_need_freezing
 from core.hands import set_totals
 from core.hands.selectors import HandView, view_of
-from core.live import touch_table
 from core.rounds.tables import check_table_open
 from core.standings.services import queue_standings_refresh
 from game import rules

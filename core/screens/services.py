@@ -13,9 +13,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from core.caching import announce_screen
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
-from core.live import announce_screen
 from game.clock import Clock, ClockConflict, ClockError
 from tournaments.models import ANNOUNCEMENT_MAX, Announcement, Event, Round, RoundClock
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F, Q, Sum
 
+from core.caching import ProcessCopies
 from core.standings.selectors import incomplete_notes
 from game import ranking
 from scoring.models import Hand, HandScore, Standing
@@ -122,7 +123,7 @@ def kept_set_records(
     if known is None:
         known = [r for r in records if r.round in closed]
         records = [r for r in records if r.round not in closed]
-        _closed_sets[event.pk] = (signature, known)
+        CLOSED_SETS.put(event.pk, (signature, known))
     return signature, known, records
 
 
@@ -136,8 +137,12 @@ class ClosedBase:
     notes: dict[int, list[dict]]
 
 
-# The latest ClosedBase made in this process, by event (see `closed_base`).
-_closed_bases: dict[int, ClosedBase] = {}
+# The latest ClosedBase made in this process, by event (see `closed_base`). Pays for:
+# the incremental rebuild's figures in docs/benchmarks.md ("Closed rounds' cumulative
+# figures": about 1,000 sets ranked instead of 10,000 at 1,024 players).
+CLOSED_BASES = ProcessCopies(
+    "closed rounds' tallies", size=64, why="docs/benchmarks.md: incremental rebuild"
+)
 
 
 def closed_base(event: Event, signature: tuple, sets: list[ranking.SetRecord]) -> ClosedBase:
@@ -145,7 +150,7 @@ def closed_base(event: Event, signature: tuple, sets: list[ranking.SetRecord]) -
     (their sets: `sets`), under the event's scale and tiebreaks: added up once per
     process, then reused while those rounds stay closed and the settings stay the same."""
     key = (signature, event.format, list(event.table_points), list(event.tiebreaks))
-    found = _closed_bases.get(event.pk)
+    found = CLOSED_BASES.get(event.pk)
     if found is not None and found.key == key:
         return found
     chain = ranking.check_tiebreaks(event.tiebreaks)
@@ -159,7 +164,7 @@ def closed_base(event: Event, signature: tuple, sets: list[ranking.SetRecord]) -
         ),
         notes=notes,
     )
-    _closed_bases[event.pk] = made
+    CLOSED_BASES.put(event.pk, made)
     return made
 
 
@@ -167,7 +172,11 @@ def closed_base(event: Event, signature: tuple, sets: list[ranking.SetRecord]) -
 # them, with what they were read for: a closed round's sets cannot change (its hands
 # and leave points are refused until it is reopened, which gives it a new close time),
 # so a later rebuild reads only the rounds in play. Keyed by event; one entry each.
-_closed_sets: dict[int, tuple[tuple, list[ranking.SetRecord]]] = {}
+# Pays for: the incremental rebuild's figures in docs/benchmarks.md (0.42x a bare SQL
+# sum at 1,024 players, 0.28x at 4,096).
+CLOSED_SETS = ProcessCopies(
+    "closed rounds' sets", size=64, why="docs/benchmarks.md: incremental rebuild"
+)
 
 
 def closed_signature(event: Event, up_to: int, closed: dict) -> tuple:
@@ -183,22 +192,19 @@ def closed_rounds(event: Event, up_to: int) -> tuple[dict, list[ranking.SetRecor
             event=event, number__lte=up_to, status=Round.Status.CLOSED
         ).values_list("pk", "number", "closed_at")
     }
-    found = _closed_sets.get(event.pk)
+    found = CLOSED_SETS.get(event.pk)
     if found is not None and found[0] == closed_signature(event, up_to, closed):
         return closed, found[1]
     return closed, None
 
 
-def forget_closed_sets() -> None:
-    """Drop this process's copies (tests whose database is emptied between them do)."""
-    _closed_sets.clear()
-    _closed_bases.clear()
-    _written.clear()
-
-
 # The standings rows the latest rebuild in this process wrote and committed, by event:
 # (round id, the standings version it made, entry -> (row id, the written values)).
-_written: dict[int, tuple[int, int, dict[int, tuple]]] = {}
+# Pays for: about 40 ms of reading and decoding 2,048 fields per rebuild at 1,024
+# players (docs/benchmarks.md, "The rebuild no longer reads every stored standing").
+WRITTEN_ROWS = ProcessCopies(
+    "rows the last rebuild wrote", size=64, why="docs/benchmarks.md: rebuild's compare"
+)
 
 
 def written_rows(event: Event, round_: Round, columns: tuple[str, ...]) -> dict[int, tuple]:
@@ -206,7 +212,7 @@ def written_rows(event: Event, round_: Round, columns: tuple[str, ...]) -> dict[
     process's copy of what it last wrote when no other rebuild has run since (the
     event's standings version, read under its lock, is still the one that rebuild
     made) and no row has gone meanwhile (1 query: a count); else read (1 query)."""
-    found = _written.get(event.pk)
+    found = WRITTEN_ROWS.get(event.pk)
     if (
         found is not None
         and found[:2] == (round_.pk, event.standings_version)
@@ -221,7 +227,7 @@ def written_rows(event: Event, round_: Round, columns: tuple[str, ...]) -> dict[
 
 def keep_written(event_id: int, round_id: int, version: int, rows: dict[int, tuple]) -> None:
     """Once the rebuild commits: remember what it wrote (`written_rows`)."""
-    _written[event_id] = (round_id, version, rows)
+    WRITTEN_ROWS.put(event_id, (round_id, version, rows))
 
 
 def as_set_records(rows, hand_count: int) -> list[ranking.SetRecord]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.http import Http404
 
+from core.caching import versioned, versioned_key
 from core.standings.ties import with_tie_notes
 from game import ranking
 from scoring.models import STANDING_FIGURES, Standing
@@ -199,12 +199,8 @@ def standings_after(event: Event, number: int | None = None) -> Standings:
     a read costs one cache hit (and the event's own row, which the caller has already
     loaded to check who may see it).
     """
-    key = f"standings:{event.pk}:{event.standings_version}:{event.status}:{number}"
-    found = cache.get(key)
-    if found is None:
-        found = build_standings(event, number)
-        cache.set(key, found, timeout=3600)
-    return found
+    key = versioned_key("standings", event.pk, event.standings_version, event.status, number)
+    return versioned(key, lambda: build_standings(event, number))
 
 
 def standing_row(values: tuple) -> StandingRow:

@@ -22,8 +22,8 @@ from django.db import transaction
 from django.db.models import F
 
 from core import background, derived
+from core.caching import announce_version
 from core.hands import set_totals
-from core.live import announce_version
 from core.standings import rebuild as read
 from core.standings.selectors import incomplete_notes
 from game import ranking

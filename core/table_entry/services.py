@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from django.db import transaction
 
+from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import Forbidden, Missing, StaleVersion, StateConflict
 from core.hands.services import (
@@ -30,7 +31,6 @@ from core.hands.services import (
     record_hand,
     score_entry,
 )
-from core.live import touch_table
 from core.table_entry import codes
 from core.table_entry.codes import new_code
 from core.table_entry.selectors import (

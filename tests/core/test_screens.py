@@ -12,8 +12,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
-from core import live as live_version
-from core import selectors, services
+from core import caching, selectors, services
 from core.errors import InvalidInput, StateConflict
 from core.screens.services import MAX_SHOWN
 from core.standings.boards import FIELD, SEATING, STANDINGS
@@ -122,10 +121,10 @@ def test_every_clock_action_grows_the_screen_version_and_announces_it_after_comm
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.clock_action(round=round_of(event), action="start")
     assert screen_version(event) == start + 1
-    assert cache.get(live_version.screen_key("kingston")) is None  # not before it commits
+    assert cache.get(caching.screen_key("kingston")) is None  # not before it commits
     for callback in callbacks:
         callback()
-    assert cache.get(live_version.screen_key("kingston")) == start + 1
+    assert cache.get(caching.screen_key("kingston")) == start + 1
 
 
 def test_over_once_the_time_runs_out(event):

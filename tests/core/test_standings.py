@@ -3,8 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.cache import cache
 
-from core import live as live_version
-from core import services
+from core import caching, services
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import Standing
 from tests.fixtures import make_entries, make_event, make_round
@@ -124,9 +123,9 @@ def test_a_rebuild_announces_its_version_to_the_live_pages(event):
     table = event.rounds.get(number=1).tables.get()
     record(table, 1, went_out=1, points={2: 5, 3: 6, 4: 7})
     event.refresh_from_db()
-    cache.set(live_version.screen_key(event.slug), event.screen_version)  # as a page leaves it
-    assert live_version.unchanged(event.slug, event.standings_version, event.screen_version)
-    assert not live_version.unchanged(event.slug, event.standings_version - 1, event.screen_version)
+    cache.set(caching.screen_key(event.slug), event.screen_version)  # as a page leaves it
+    assert caching.unchanged(event.slug, event.standings_version, event.screen_version)
+    assert not caching.unchanged(event.slug, event.standings_version - 1, event.screen_version)
 
 
 def test_players_whose_table_has_not_started_keep_their_place_in_the_live_standings():

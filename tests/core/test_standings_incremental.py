@@ -240,7 +240,7 @@ def test_a_round_in_play_is_ranked_on_the_closed_rounds_figures():
     services.record_hand(table=table, number=1, entry=HandEntry(went_out=2, scores=scores))
     event.refresh_from_db()
     services.refresh_standings(event=event)
-    assert event.pk in read._closed_bases  # ranked on round 1's tallies
+    assert read.CLOSED_BASES.get(event.pk) is not None  # ranked on round 1's tallies
     incremental = snapshot(second)
     event.refresh_from_db()
     services.refresh_standings(event=event, full=True)
@@ -256,7 +256,7 @@ def test_the_next_rebuild_compares_with_the_rows_this_process_wrote():
     round_ = make_round(event, table_sizes=(4, 4, 4))
     table = round_.tables.get(number=2)
     services.refresh_standings(event=event)
-    assert read._written[event.pk][:2] == (round_.pk, 1)  # kept once committed
+    assert read.WRITTEN_ROWS.get(event.pk)[:2] == (round_.pk, 1)  # kept once committed
 
     def save(number: int, last: int) -> None:
         scores = tuple(SeatEntry(seat=s, points=0 if s == 1 else last + s) for s in (1, 2, 3, 4))
@@ -267,9 +267,8 @@ def test_the_next_rebuild_compares_with_the_rows_this_process_wrote():
     save(1, 30)
     save(2, 5)
     incremental = snapshot(round_)
-    assert {entry: values for entry, (_pk, values) in read._written[event.pk][2].items()} == (
-        incremental
-    )
+    kept = read.WRITTEN_ROWS.get(event.pk)[2]
+    assert {entry: values for entry, (_pk, values) in kept.items()} == incremental
     # A row gone behind its back (a deleted entry's, say): the copy is not trusted.
     Standing.objects.filter(round=round_).order_by("rank").first().delete()
     save(3, 7)

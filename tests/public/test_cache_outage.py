@@ -12,9 +12,8 @@ import pytest
 from django.core.cache import cache
 from django.test.utils import override_settings
 
-from api.standings import forget_rendered
+from core.caching import forget_process_copies
 from kalooki_site.settings import cache_settings
-from public.live import forget_local
 from tests.processes import RedisServer, free_port
 from tests.public.test_queries import CACHED, PAGES, demo, queries, url
 
@@ -39,7 +38,7 @@ def test_every_public_read_answers_from_the_database_while_redis_is_down(
 ):
     small, large = demo(8), demo(32)
     expected = client.get(url(path, large)).content  # built with the local cache
-    forget_local(), forget_rendered()  # nor this process's own copies of what it built
+    forget_process_copies()  # nor this process's own copies of what it built
     with override_settings(CACHES=redis_cache(port)):  # nothing listens on this port
         started = time.monotonic()
         counts = [queries(client, url(path, small)), queries(client, url(path, large))]

@@ -9,8 +9,7 @@ import re
 import pytest
 from django.core.cache import cache
 
-from core import live as live_version
-from core import services
+from core import caching, services
 from game.rules import HandEntry, SeatEntry
 from public import live
 from tests.fixtures import make_entries, make_event, make_round, make_user
@@ -43,8 +42,8 @@ def announce(django_capture_on_commit_callbacks):
 
     def announce_(event: Event, version: int) -> None:
         with django_capture_on_commit_callbacks(execute=True):
-            live_version.announce_version(event, version)
-            live_version.announce_screen(event, 0)
+            caching.announce_version(event, version)
+            caching.announce_screen(event, 0)
 
     return announce_
 
@@ -77,7 +76,7 @@ def test_an_unchanged_poll_is_answered_from_one_cache_hit_without_a_query(
     current = poll_version(page)
     assert current == version(event) == 1
     counting = CountingCache(cache)
-    monkeypatch.setattr(live_version, "cache", counting)
+    monkeypatch.setattr(caching, "cache", counting)
     monkeypatch.setattr(live, "cache", counting)
     with django_assert_num_queries(0):
         response = client.get(f"/events/kingston/live/?s=0&v={current}")
@@ -108,23 +107,23 @@ def test_a_version_announced_inside_a_transaction_is_only_seen_after_it_commits(
     event, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        live_version.announce_version(event, 7)
-        live_version.announce_screen(event, 3)
-    assert cache.get(live_version.version_key("kingston")) is None
-    assert cache.get(live_version.screen_key("kingston")) is None
+        caching.announce_version(event, 7)
+        caching.announce_screen(event, 3)
+    assert cache.get(caching.version_key("kingston")) is None
+    assert cache.get(caching.screen_key("kingston")) is None
     for callback in callbacks:
         callback()
-    assert live_version.unchanged("kingston", 7, 3)
-    assert not live_version.unchanged("kingston", 6, 3)
-    assert not live_version.unchanged("kingston", 7, 2)
-    assert not live_version.unchanged("kingston", 7, None)
+    assert caching.unchanged("kingston", 7, 3)
+    assert not caching.unchanged("kingston", 6, 3)
+    assert not caching.unchanged("kingston", 7, 2)
+    assert not caching.unchanged("kingston", 7, None)
 
 
 def test_a_missing_version_costs_one_query_and_is_then_remembered(
     client, event, django_assert_num_queries
 ):
     record(event, 1)
-    cache.delete(live_version.version_key("kingston"))
+    cache.delete(caching.version_key("kingston"))
     with django_assert_num_queries(1):
         assert client.get("/events/kingston/live/?s=0&v=1").status_code == 204
     with django_assert_num_queries(0):
@@ -134,8 +133,8 @@ def test_a_missing_version_costs_one_query_and_is_then_remembered(
 def test_a_remembered_version_never_replaces_an_announced_one(event, announce):
     announce(event, 5)
     event.standings_version = 4  # a page that read the row before the rebuild committed
-    live_version.remember_version(event)
-    assert live_version.unchanged("kingston", 5, 0)
+    caching.remember_version(event)
+    assert caching.unchanged("kingston", 5, 0)
 
 
 def test_polls_of_a_private_event_always_check_who_asks(client, announce):
@@ -201,7 +200,7 @@ def test_an_event_made_private_is_gone_once_its_cached_row_expires(client, event
     assert client.get("/events/kingston/").status_code == 200
     Event.objects.filter(pk=event.pk).update(public=False)
     cache.delete(live.event_key("kingston"))  # after EVENT_TTL seconds
-    live.forget_local()  # ...this process's copy of the row expires with it
+    caching.forget_process_copies()  # ...this process's copy of the row expires with it
     assert client.get("/events/kingston/").status_code == 404
 
 
@@ -233,7 +232,7 @@ def test_a_lost_announcement_heals_at_the_next_read(client, event, announce):
     announce(event, 0)  # the rebuild to version 1 never announced itself
     assert client.get("/events/kingston/live/?s=0&v=0").status_code == 204  # stale, for now
     assert poll_version(client.get("/events/kingston/").content.decode()) == 1
-    assert live_version.unchanged("kingston", 1, 0)
+    assert caching.unchanged("kingston", 1, 0)
     assert client.get("/events/kingston/live/?s=0&v=0").status_code == 200
 
 

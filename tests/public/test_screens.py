@@ -12,8 +12,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from core import live as live_version
-from core import services
+from core import caching, services
 from game.rules import HandEntry, SeatEntry
 from public import live
 from tests.fixtures import make_entries, make_event, make_round, named_entries
@@ -250,7 +249,7 @@ def test_an_unchanged_poll_of_any_live_page_is_one_cache_round_trip_and_no_query
         committed(record_first_hand, event=event)
     found = polls(client)
     counting = CountingCache(cache)
-    monkeypatch.setattr(live_version, "cache", counting)
+    monkeypatch.setattr(caching, "cache", counting)
     monkeypatch.setattr(live, "cache", counting)
     for path, poll in found.items():
         counting.calls.clear()

@@ -1,0 +1,264 @@
+"""The one owner of caching: how a derived document (a leaderboard, a standings list, a
+board, the API's bytes, what a rebuild read) is keyed, stored, served and dropped.
+
+Derived data changes only when its event's versions grow: every standings rebuild
+grows `Event.standings_version`, and every other change the venue screens show (the
+round clock, an announcement, the field, the event's settings) grows
+`Event.screen_version`. So a document is kept one of two ways:
+
+- **versioned**: under a key that names the version it was built for
+  (`versioned_key`). Such a copy is never stale; a new version simply reads another
+  key, and the old one expires.
+- **signed**: one key per thing (an event's board, a page), holding the signature it
+  was built for beside it (`signed`). A reader with another signature builds it again
+  and replaces it, so a busy event does not fill the cache with stale copies.
+
+The versions themselves sit in the shared cache once each change commits
+(`announce_version`, `announce_screen`), so a live page polling with the versions it
+shows is answered from one cache round trip without a query (`unchanged`). A table's
+entry stamp is the same kind of contract for the players' entry page (`touch_table`).
+
+Copies kept inside one process (`ProcessCopies`) are the exception: each is bounded,
+says beside it which figure in docs/benchmarks.md pays for it, and is checked against
+the announced versions (or keyed by what cannot change) so it is never staler than the
+shared cache. `reset()` drops the shared cache and every process copy at once.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+
+from tournaments.models import Event, Table
+
+PREFIX = "kalooki:public"
+# A version announced by a rebuild holds until the next one replaces it.
+ANNOUNCED_TTL = 24 * 60 * 60
+# A version a page read from the database is kept only briefly, so a writer that does
+# not announce (or a lost announcement) delays live pages by seconds, not for good.
+REMEMBERED_TTL = 5
+# Documents kept under a versioned or signed key: rebuilt whenever the version changes.
+DOCUMENT_TTL = 60 * 60
+
+
+# --- Copies kept in one process ---------------------------------------------------------
+
+_ALL_COPIES: list[ProcessCopies] = []
+
+
+class ProcessCopies:
+    """A bounded store of copies kept by this process: at most `size` entries (the least
+    recently kept go first), each for at most `ttl` seconds when one is given.
+
+    `why` names what pays for it (a figure in docs/benchmarks.md): a copy that nothing
+    measured pays for should not exist. Every instance is dropped by `reset()`."""
+
+    def __init__(self, name: str, *, size: int, why: str, ttl: float | None = None):
+        self.name, self.size, self.ttl, self.why = name, size, ttl, why
+        self._kept: OrderedDict[Any, tuple[float, Any]] = OrderedDict()
+        _ALL_COPIES.append(self)
+
+    def get(self, key: Any) -> Any:
+        """The copy under `key`, or None if there is none (or it is too old)."""
+        found = self._kept.get(key)
+        if found is None or (self.ttl is not None and found[0] < time.monotonic()):
+            return None
+        return found[1]
+
+    def put(self, key: Any, value: Any, ttl: float | None = None) -> None:
+        lifetime = ttl if ttl is not None else self.ttl
+        expires = time.monotonic() + lifetime if lifetime is not None else 0.0
+        self._kept[key] = (expires, value)
+        self._kept.move_to_end(key)
+        while len(self._kept) > self.size:
+            self._kept.popitem(last=False)
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
+def forget_process_copies() -> None:
+    """Drop every copy this process keeps, leaving the shared cache as it is."""
+    for copies in _ALL_COPIES:
+        copies.clear()
+
+
+def reset() -> None:
+    """Drop the shared cache and every copy this process keeps (tests do, around each
+    test)."""
+    cache.clear()
+    forget_process_copies()
+
+
+# --- Documents keyed by their version ------------------------------------------------------
+
+
+def versioned_key(kind: str, *parts: Any) -> str:
+    """The key of a document of `kind` built for `parts`, which must name every version
+    it depends on (so the copy under it is never stale)."""
+    return ":".join(("kalooki", kind, *(str(part) for part in parts)))
+
+
+def versioned(key: str, build: Callable[[], Any], *, copies: ProcessCopies | None = None) -> Any:
+    """The document under `key` (a `versioned_key`): from this process's `copies` when
+    given, else the shared cache, else built and kept in both."""
+    if copies is not None:
+        found = copies.get(key)
+        if found is not None:
+            return found
+    found = cache.get(key)
+    if found is None:
+        found = build()
+        cache.set(key, found, DOCUMENT_TTL)
+    if copies is not None:
+        copies.put(key, found)
+    return found
+
+
+_MISSING = object()
+
+
+def signed(key: str, sig: tuple, build: Callable[[], Any], hit: Any = _MISSING) -> Any:
+    """The value under `key` if it was built for signature `sig`; else build it and keep
+    it. `hit` is what the cache held under `key`, when the caller fetched it already."""
+    if hit is _MISSING:
+        hit = cache.get(key)
+    if hit is not None and hit[0] == sig:
+        return hit[1]
+    value = build()
+    cache.set(key, (sig, value), DOCUMENT_TTL)
+    return value
+
+
+def keep_signed(values: dict[str, Any], sig: tuple, copies: ProcessCopies | None = None) -> None:
+    """Keep several values built for `sig` at once (the forms of one page)."""
+    cache.set_many({key: (sig, value) for key, value in values.items()}, DOCUMENT_TTL)
+    if copies is not None:
+        for key, value in values.items():
+            copies.put(key, (sig, value), DOCUMENT_TTL)
+
+
+# --- The versions live pages follow ----------------------------------------------------------
+
+
+def version_key(slug: str) -> str:
+    return f"{PREFIX}:version:{slug}"
+
+
+def screen_key(slug: str) -> str:
+    return f"{PREFIX}:screen:{slug}"
+
+
+def announced(slug: str, *keys: str) -> dict[str, Any]:
+    """The event's announced versions and whatever the cache holds under `keys`: one
+    round trip."""
+    return cache.get_many([version_key(slug), screen_key(slug), *keys])
+
+
+def announce_version(event: Event, version: int) -> None:
+    """Tell live pages the standings are now at `version`, once the rebuild commits
+    (before then a poller would read the old rows under the new version)."""
+    transaction.on_commit(
+        partial(cache.set, version_key(event.slug), (version, event.public), ANNOUNCED_TTL)
+    )
+
+
+def announce_screen(event: Event, version: int) -> None:
+    """Tell live pages the screens (clock, announcements, field) are now at `version`,
+    once the change commits."""
+    transaction.on_commit(partial(cache.set, screen_key(event.slug), version, ANNOUNCED_TTL))
+
+
+def remember_version(event: Event) -> None:
+    """Keep the versions a page just read from the database, for a few seconds.
+
+    `add` does not replace an announcement, which may be newer than this read. A
+    cached version older than this read (an announcement lost) or a changed public
+    flag is replaced, briefly, so that even a race with a newer announcement heals
+    within seconds."""
+    key, value = version_key(event.slug), (event.standings_version, event.public)
+    if not cache.add(key, value, REMEMBERED_TTL):
+        cached = cache.get(key)
+        if cached is not None and (cached[0] < value[0] or cached[1] != value[1]):
+            cache.set(key, value, REMEMBERED_TTL)
+    key, screen = screen_key(event.slug), event.screen_version
+    if not cache.add(key, screen, REMEMBERED_TTL):
+        cached = cache.get(key)
+        if cached is not None and cached < screen:
+            cache.set(key, screen, REMEMBERED_TTL)
+
+
+def still_announced(event: Event) -> bool:
+    """Whether the shared cache still announces this copy of a public event's
+    standings version: one round trip."""
+    return cache.get(version_key(event.slug)) == (event.standings_version, True)
+
+
+def unchanged(slug: str, version: int | None, screen: int | None) -> bool:
+    """Whether a public event's standings are still at `version` and its screens at
+    `screen`: one cache round trip, no query.
+
+    Private events always take the slow path, where the viewer's rights are checked.
+    """
+    if version is None or screen is None:
+        return False
+    cached = cache.get_many([version_key(slug), screen_key(slug)])
+    standings = cached.get(version_key(slug))
+    return (
+        standings is not None
+        and standings[1] is True
+        and standings[0] == version
+        and cached.get(screen_key(slug)) == screen
+    )
+
+
+# --- A table's entry stamp ---------------------------------------------------------------------
+
+
+def table_key(slug: str, round_number: int, table_number: int) -> str:
+    return f"{PREFIX}:table-entry:{slug}:{round_number}:{table_number}"
+
+
+def touch_table(table: Table) -> None:
+    """Tell the players' entry page of `table` (with its round and event loaded) that
+    its hands or entries changed, once this transaction commits: the page polls with
+    the stamp it shows."""
+    key = table_key(table.round.event.slug, table.round.number, table.number)
+    transaction.on_commit(partial(cache.set, key, secrets.token_hex(4), ANNOUNCED_TTL))
+
+
+def table_signature_cached(slug: str, number: int, table_number: int) -> str | None:
+    """What the players' entry page's live region shows depends on, from the cache
+    alone (so an unchanged poll costs no query): the standings version of a public
+    event (every recorded hand rebuilds the standings) and the table's entry stamp
+    (every entry, confirmation, dispute, director's change). None when the cache
+    cannot say."""
+    version_at, stamp_at = version_key(slug), table_key(slug, number, table_number)
+    found = cache.get_many([version_at, stamp_at])
+    version, stamp = found.get(version_at), found.get(stamp_at)
+    if version is None or version[1] is not True or stamp is None:
+        return None
+    return f"{version[0]}.{stamp}"
+
+
+def table_signature(table: Table) -> str:
+    """The players' entry region's signature, giving the table a stamp if the cache
+    has none (the table with its round and event loaded)."""
+    round_ = table.round
+    event = round_.event
+    key = table_key(event.slug, round_.number, table.number)
+    cache.add(key, "0", ANNOUNCED_TTL)
+    remember_version(event)  # so the next unchanged poll needs no query
+    return table_signature_cached(event.slug, round_.number, table.number) or (
+        f"{event.standings_version}.{cache.get(key)}"
+    )
