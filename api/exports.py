@@ -6,7 +6,7 @@ private one (404 otherwise). Errors stay JSON, in the API's usual shape.
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
@@ -73,10 +73,7 @@ class StandingsCsv(CsvExport):
             if not (raw.isascii() and raw.isdigit()) or len(raw) > 4:
                 raise exceptions.ValidationError({"round": ["Give a round number."]})
             number = int(raw)
-        try:
-            text = exports.standings_csv(self.event, number)
-        except Http404 as missing:
-            raise exceptions.NotFound("No standings for this round.") from missing
+        text = exports.standings_csv(self.event, number)
         return csv_response(text, exports.filename(self.event, "standings", "csv"))
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
@@ -102,10 +101,7 @@ class TableView(EventScoped, APIView):
     permission_classes = [AllowAny]
 
     def table(self, number: int, table: int):
-        try:
-            found = selectors.table_of(self.event, number, table)
-        except Http404 as missing:
-            raise exceptions.NotFound("No such table.") from missing
+        found = selectors.table_of(self.event, number, table)
         self.check_round_visible(found.round)
         return found
 
@@ -139,10 +135,7 @@ class HandDetail(TableView):
         return self.respond(self.table(number, table), hand)
 
     def respond(self, table, hand: int) -> Response:
-        try:
-            view = selectors.hand_at(table, hand)
-        except Http404 as missing:
-            raise exceptions.NotFound("This hand has not been recorded.") from missing
+        view = selectors.hand_at(table, hand)
         return with_etag(Response(HandSerializer(view).data), view.version)
 
     @extend_schema(
@@ -162,17 +155,14 @@ class HandDetail(TableView):
         # A director's write (checked before the body is read): the table is read once,
         # under its lock, by the service; a director sees every round, drafts included.
         entry = parse_hand(request.data, DIRECTOR_HAND_FIELDS)
-        try:
-            recorded = services.record_hand(
-                table=services.TableAt(event=self.event, round_number=number, number=table),
-                number=hand,
-                entry=entry,
-                by=request.user,
-                expected_version=expected_version(request),
-                reason=services.correction_reason(request.data.get("reason")),
-            )
-        except Http404 as missing:
-            raise exceptions.NotFound("No such table.") from missing
+        recorded = services.record_hand(
+            table=services.TableAt(event=self.event, round_number=number, number=table),
+            number=hand,
+            entry=entry,
+            by=request.user,
+            expected_version=expected_version(request),
+            reason=services.correction_reason(request.data.get("reason")),
+        )
         # The hand as the save left it, from what the service holds: no reading it again.
         return with_etag(Response(HandSerializer(recorded.view).data), recorded.view.version)
 

@@ -3,7 +3,6 @@ read the selector, render."""
 
 from __future__ import annotations
 
-from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
@@ -111,8 +110,5 @@ class PlayerDetail(APIView):
 
     @extend_schema(responses=PlayerDetailSerializer)
     def get(self, request, player_id: int):
-        try:
-            history = player_history(request.user, player_id)
-        except Http404 as missing:
-            raise exceptions.NotFound("No such player.") from missing
+        history = player_history(request.user, player_id)
         return Response(PlayerDetailSerializer(read.player_summary(history)).data)

@@ -3,10 +3,9 @@ the event's announcements. Thin: parse, call one service or selector, render."""
 
 from __future__ import annotations
 
-from django.http import Http404
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, status
+from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -22,10 +21,7 @@ from core import selectors, services
 
 
 def clock_data(event, number: int) -> dict:
-    try:
-        clock = selectors.round_clock(event, number)
-    except Http404 as missing:
-        raise exceptions.NotFound("No such round.") from missing
+    clock = selectors.round_clock(event, number)
     return ClockSerializer(clock.read(timezone.now())).data
 
 
@@ -75,10 +71,7 @@ class AnnouncementDetail(EventScoped, APIView):
     permission_classes = [AllowAny]
 
     def announcement(self, announcement_id: int):
-        try:
-            return selectors.announcement_of(self.event, announcement_id)
-        except Http404 as missing:
-            raise exceptions.NotFound("No such announcement.") from missing
+        return selectors.announcement_of(self.event, announcement_id)
 
     @extend_schema(responses=AnnouncementSerializer)
     def get(self, request, slug: str, announcement_id: int):

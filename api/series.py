@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, generics, status
 from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
@@ -23,6 +22,7 @@ from api.series_serializers import (
 )
 from api.support import require_login
 from core import selectors, services
+from core.errors import Missing
 from core.events import rulesets as house
 from core.series import selectors as reads
 from tournaments.models import Event, HouseRuleset, Series
@@ -64,10 +64,7 @@ class SeriesScoped:
 
     @cached_property
     def series(self) -> Series:
-        try:
-            return reads.series_for(self.request.user, self.kwargs["slug"])
-        except Http404 as missing:
-            raise exceptions.NotFound("No such series.") from missing
+        return reads.series_for(self.request.user, self.kwargs["slug"])
 
     def require_organiser(self) -> None:
         require_login(self.request)
@@ -79,7 +76,7 @@ class SeriesScoped:
         service refuses, 403, one they do not direct)."""
         try:
             return selectors.event_for(self.request.user, slug)
-        except Http404 as missing:
+        except Missing as missing:
             raise exceptions.ValidationError({"event": ["No such event."]}) from missing
 
 

@@ -15,7 +15,7 @@ import re
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -35,6 +35,7 @@ from core.caching import (
     versioned,
     versioned_key,
 )
+from core.errors import Missing
 
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads it
 NUMBER = re.compile(r"[0-9]{1,10}")
@@ -228,7 +229,7 @@ class StandingsView(EventScoped, APIView):
         if not matches(request, tag):
             try:
                 plain, compressed = rendered(event, number, limit, offset)
-            except Http404:
+            except Missing:
                 return None  # DRF's path answers the 404 in its own words
             gzip = bool(ACCEPTS_GZIP.search(meta.get("HTTP_ACCEPT_ENCODING", "")))
             response = HttpResponse(compressed if gzip else plain, content_type="application/json")
@@ -291,10 +292,7 @@ class StandingsView(EventScoped, APIView):
         if matches(request, tag):
             response = HttpResponse(status=304)
         else:
-            try:
-                plain, compressed = rendered(event, number, limit, offset)
-            except Http404 as missing:
-                raise exceptions.NotFound("No standings for this round.") from missing
+            plain, compressed = rendered(event, number, limit, offset)
             gzip = bool(ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
             response = HttpResponse(compressed if gzip else plain, content_type="application/json")
             if gzip:

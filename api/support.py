@@ -4,19 +4,21 @@ from __future__ import annotations
 
 from functools import cached_property
 
-from django.http import Http404
 from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import selectors
-from core.errors import ServiceError
+from core.errors import NON_FIELD, Missing, ServiceError
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round
 
 
 def exception_handler(exc, context):
-    """A service's refusal becomes {field: [messages]} with its status code."""
+    """A service's refusal becomes {field: [messages]} with its status code; the core's
+    "not found" naming no field, DRF's {"detail": ...} 404."""
+    if isinstance(exc, Missing) and set(exc.errors) == {NON_FIELD}:
+        return Response({"detail": exc.message}, status=404)
     if isinstance(exc, ServiceError):
         response = Response(exc.errors, status=exc.status_code)
         if getattr(exc, "retry_after", None):
@@ -75,10 +77,7 @@ class EventScoped:
 
     @cached_property
     def event(self) -> Event:
-        try:
-            return selectors.event_for(self.request.user, self.kwargs["slug"])
-        except Http404 as missing:
-            raise exceptions.NotFound("No such event.") from missing
+        return selectors.event_for(self.request.user, self.kwargs["slug"])
 
     def require_director(self) -> None:
         require_login(self.request)

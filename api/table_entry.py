@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from django.http import Http404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.permissions import AllowAny
@@ -19,6 +18,7 @@ from api.scoring_serializers import HandInputSerializer, ProposalSerializer
 from api.serializers import RoundCodesSerializer
 from api.support import EventScoped
 from core import selectors, services
+from core.errors import Missing
 from core.selectors import ProposalView
 from core.table_entry import codes
 
@@ -82,7 +82,7 @@ def with_recorded_hand(view: ProposalView, table, number: int) -> ProposalView:
     """A confirmed entry answers with the hand as recorded (its version, its deals)."""
     try:
         return dataclasses.replace(view, hand=selectors.hand_at(table, number))
-    except Http404:  # a director deleted it since: show the entry
+    except Missing:  # a director deleted it since: show the entry
         return view
 
 

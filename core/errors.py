@@ -62,9 +62,15 @@ class Forbidden(ServiceError):
 
 
 class Missing(ServiceError):
-    """What the request acts on does not exist (no hand waiting for confirmation): 404."""
+    """What the request acts on does not exist, or is not the reader's to see (no such
+    event, round, table or hand; no hand waiting for confirmation): 404. The core's one
+    "not found": the pages answer it with their 404 page, the API with its 404."""
 
     status_code = 404
+
+    @property
+    def message(self) -> str:
+        return " ".join(message for messages in self.errors.values() for message in messages)
 
 
 class TooManyAttempts(ServiceError):

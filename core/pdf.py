@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape
 
 import segno
 from django.conf import settings
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
@@ -25,6 +25,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, SimpleDocTemplate
 
+from core.errors import Missing
 from core.site.selectors import site_url
 from tournaments.models import Event, Round
 
@@ -50,7 +51,7 @@ def requested_paper(request: HttpRequest) -> str | None:
     unknown one is a 404, as a page that does not exist."""
     chosen = request.GET.get("paper")
     if chosen is not None and chosen not in PAPER:
-        raise Http404("Unknown paper size.")
+        raise Missing("Unknown paper size.")
     return chosen
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import unquote_to_bytes
 
-from django.http import HttpResponse, JsonResponse
+from django.core.handlers.exception import response_for_exception
+from django.http import Http404, HttpResponse, JsonResponse
+
+from core.errors import Missing
 
 NUL = b"\x00"
 MESSAGE = "The address may not contain NUL characters (%00)."
@@ -24,3 +27,19 @@ class RefuseNulMiddleware:
                 return JsonResponse({"detail": MESSAGE}, status=400)
             return HttpResponse(MESSAGE, status=400, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
+
+
+class MissingIsNotFoundMiddleware:
+    """The pages' one translation of core's "not found" (`core.errors.Missing`): Django's
+    404 page, with the core's words. The API translates it in its exception handler."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, Missing):
+            return response_for_exception(request, Http404(str(exception.message)))
+        return None

@@ -24,7 +24,7 @@ ALLOWED = {
     "director": {"game", "tournaments", "scoring", "core"},
     "public": {"game", "tournaments", "scoring", "core"},
     "api": {"game", "tournaments", "scoring", "core"},
-    "kalooki_site": {"director", "public", "api"},
+    "kalooki_site": {"director", "public", "api", "core"},
 }
 
 

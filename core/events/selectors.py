@@ -15,8 +15,8 @@ from django.db.models import (
     Subquery,
 )
 from django.db.models.functions import Coalesce
-from django.http import Http404
 
+from core.errors import Missing
 from core.events.access import User, can_add_players, visible_events
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Player, Round, Seat, Table
 
@@ -98,7 +98,7 @@ def seats_leaving(round_: Round) -> list[Seat]:
 def round_of(event: Event, number: int) -> Round:
     round_ = Round.objects.filter(event=event, number=number).first()
     if round_ is None:
-        raise Http404("No such round.")
+        raise Missing("No such round.")
     return round_
 
 
@@ -116,7 +116,7 @@ def round_with_seating(event: Event, number: int) -> Round:
         .first()
     )
     if round_ is None:
-        raise Http404("No such round.")
+        raise Missing("No such round.")
     return round_
 
 
@@ -131,7 +131,7 @@ def table_of(event: Event, round_number: int, table_number: int) -> Table:
         .first()
     )
     if table is None:
-        raise Http404("No such table.")
+        raise Missing("No such table.")
     return table
 
 

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
-from django.http import Http404
 
+from core.errors import Missing
 from core.rounds.selectors import TableProgress
 from game import rules
 from game.rulesets import HandSpec
@@ -220,7 +220,7 @@ class TableSheet:
         for row in self.rows:
             if row.number == number:
                 return row
-        raise Http404("No such hand.")
+        raise Missing("No such hand.")
 
 
 def hands_of(tables: Iterable[Table], number: int | None = None) -> list[Hand]:
@@ -302,7 +302,7 @@ def hand_at(table: Table, number: int) -> HandView:
     """Hand `number` at `table` as it stands: 3 queries; 404 when not recorded."""
     found = current_hands(hands_of([table], number))
     if number not in found:
-        raise Http404("This hand has not been recorded.")
+        raise Missing("This hand has not been recorded.")
     return found[number]
 
 

@@ -14,12 +14,11 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Prefetch
-from django.http import Http404
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from core.caching import touch_table
 from core.common import with_history_user
-from core.errors import HandRejected, InvalidInput, StaleVersion, StateConflict
+from core.errors import HandRejected, InvalidInput, Missing, StaleVersion, StateConflict
 from core.events.rulesets import freeze_house_rules, may_need_freezing
 from core.hands import set_totals
 from core.hands.selectors import HandView, view_of
@@ -75,7 +74,7 @@ def event_of(table: Table | TableAt) -> Event:
 
 def lock_table_with_seats(table: Table | TableAt) -> tuple[Table, list[Seat]]:
     """`lock_table_for_write`, and the table's seats with their players, in one query
-    (the lock is on the table's row alone). Http404 for a TableAt naming no table."""
+    (the lock is on the table's row alone). Missing for a TableAt naming no table."""
     if isinstance(table, TableAt):
         where = {
             "round__event": table.event,
@@ -93,7 +92,7 @@ def lock_table_with_seats(table: Table | TableAt) -> tuple[Table, list[Seat]]:
     if not seats:
         found = Table.objects.filter(**where).first()
         if found is None:
-            raise Http404("No such table.")
+            raise Missing("No such table.")
         return lock_table_for_write(found), seats
     locked = seats[0].table
     for seat in seats:

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.http import Http404
-
+from core.errors import Missing
 from game.clock import Clock, Reading, format_duration
 from tournaments.models import Announcement, Entry, Event, Round, RoundClock, Seat, Table
 
@@ -124,7 +123,7 @@ def round_clock(event: Event, number: int) -> RoundClockView:
     """Round `number`'s clock with every table's extra time: 2 queries."""
     round_ = Round.objects.filter(event=event, number=number).select_related("clock").first()
     if round_ is None:
-        raise Http404("No such round.")
+        raise Missing("No such round.")
     stored = getattr(round_, "clock", None)
     tables = Table.objects.filter(round=round_).order_by("number").values_list("number", flat=True)
     return RoundClockView(
@@ -162,7 +161,7 @@ def announcements(event: Event, *, current: bool | None = None, limit: int | Non
 def announcement_of(event: Event, announcement_id: int) -> Announcement:
     found = Announcement.objects.filter(event=event, pk=announcement_id).first()
     if found is None:
-        raise Http404("No such announcement.")
+        raise Missing("No such announcement.")
     return found
 
 

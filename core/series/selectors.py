@@ -10,8 +10,8 @@ from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Max, Q, QuerySet
-from django.http import Http404
 
+from core.errors import Missing
 from core.jobs import SERIES_STANDINGS
 from game import prizes as game_prizes
 from scoring.models import DerivedState, SeriesStanding, Standing
@@ -32,7 +32,7 @@ def visible_series(user: User) -> QuerySet[Series]:
 def series_for(user: User, slug: str) -> Series:
     found = visible_series(user).filter(slug=slug).first()
     if found is None:
-        raise Http404("No such series.")
+        raise Missing("No such series.")
     return found
 
 
@@ -112,7 +112,7 @@ def leg_of(series: Series, slug: str) -> Event:
     """A leg of the series by its slug; 404 if the series has no such leg."""
     leg = series.legs.filter(slug=slug).first()
     if leg is None:
-        raise Http404("No such leg in this series.")
+        raise Missing("No such leg in this series.")
     return leg
 
 

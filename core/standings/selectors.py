@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.http import Http404
-
 from core.caching import versioned, versioned_key
+from core.errors import Missing
 from core.standings.ties import with_tie_notes
 from game import ranking
 from scoring.models import STANDING_FIGURES, Standing
@@ -24,7 +23,7 @@ def standings_round(event: Event, number: int | None = None) -> Round | None:
     if number is not None:
         found = rounds.filter(number=number).first()
         if found is None:
-            raise Http404("No standings for this round.")
+            raise Missing("No standings for this round.")
         return found
     return rounds.order_by("-number").first()
 

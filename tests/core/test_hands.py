@@ -1,10 +1,9 @@
 from __future__ import annotations
 
 import pytest
-from django.http import Http404
 
 from core import services
-from core.errors import InvalidInput, StaleVersion, StateConflict
+from core.errors import InvalidInput, Missing, StaleVersion, StateConflict
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import Hand, HandScore, Penalty
 from tests.fixtures import make_table
@@ -235,6 +234,6 @@ def test_a_table_left_with_no_seat_refuses_a_hand_and_writes_nothing(table, name
 
 def test_a_table_named_by_numbers_that_does_not_exist_is_404(table):
     missing = services.TableAt(event=table.round.event, round_number=1, number=9)
-    with pytest.raises(Http404):
+    with pytest.raises(Missing):
         services.record_hand(table=missing, number=1, entry=plain_hand())
     assert not Hand.objects.exists()
