@@ -24,7 +24,7 @@ class SeatEntry:
 @dataclass(frozen=True)
 class PenaltyEntry:
     seat: int
-    kind: str  # one of PENALTY_KINDS
+    kind: str  # one of PENALTY_KINDS (penalties.py)
     extra_calls: int | None = None  # calls beyond three (overcall, right challenge)
     points: int | None = None  # None: the event's director penalty, or 50 for a challenge
 
