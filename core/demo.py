@@ -3,7 +3,7 @@
 Each hand is played out as far as scoring needs: a real deck is shuffled, every
 player is dealt, one player goes out and the others keep a realistic part of their
 hand (so totals are real card values, within every bound), with the odd
-down-and-out, redeal and over-call. Every hand is checked by `scoring.rules` exactly
+down-and-out, redeal and over-call. Every hand is checked by `game.rules` exactly
 as a director's entry would be, then written in bulk with its history.
 """
 

@@ -1,8 +1,9 @@
 """Standings: an event's entries ranked from their set results, in the event's format.
 
 Plain data in, plain data out, no Django: the standings service loads one SetRecord
-per entry per round it was seated in, and stores what `rank` returns. The rules
-decided here:
+per entry per round it was seated in, and stores what `rank` returns. How the
+tallies are put in order (the keys, the placement points, the knockout's advancement)
+is in `ranking_keys.py`. The rules decided here:
 
 - Everyone is ranked 1..n, never sharing a rank: the format's own criterion comes
   first, then the event's tiebreak chain, and the chain always ends in a seeded draw
@@ -45,8 +46,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 
-from game.rules import set_result
-from game.table_points import DEFAULT_TABLE_POINTS, check_scale, places_of, tied_share
+from game.ranking_keys import Ranked, Tally, add_table_points, knockout, ordered
+from game.table_points import DEFAULT_TABLE_POINTS, check_scale
 
 FORMATS: tuple[str, ...] = ("total", "table-points", "knockout")
 TIEBREAKS: tuple[str, ...] = (
@@ -60,7 +61,6 @@ TIEBREAKS: tuple[str, ...] = (
 # Fewer total points, more hands won (went out), fewer director-penalty points, lower
 # best set, then the seeded draw.
 DEFAULT_TIEBREAKS: tuple[str, ...] = ("points", "hands_won", "penalty_points", "best_set", "draw")
-STATUSES: tuple[str, ...] = ("active", "eliminated", "withdrawn")
 
 # The states of a set (see the module's docstring).
 COMPLETE, UNDER_WAY, INCOMPLETE = "complete", "under_way", "incomplete"
@@ -132,25 +132,6 @@ class EntryRecord:
     carried: int = 0
 
 
-@dataclass(frozen=True)
-class Ranked:
-    entry: int
-    rank: int  # 1..n, never shared
-    points: int  # total of set totals
-    table_points: float  # placement points summed over sets; 0 when not computed (see rank)
-    sets_played: int
-    sets_incomplete: int  # of sets_played, those over without all their hands
-    hands_missing: int  # the hands those incomplete sets did not play
-    hands_won: int
-    penalty_points: int
-    best_set: int | None  # lowest complete set total; None without a complete set
-    status: str  # one of STATUSES
-    eliminated_in: int | None  # knockout: the round the entry went out in
-    # The sort key as (name, value) pairs, in the order applied: JSON-friendly, for
-    # display and for a director asking "why is she above me?".
-    tiebreaks: tuple[tuple[str, int | float | str | bool | None], ...]
-
-
 # --- Tiebreaks and the draw ------------------------------------------------------------
 
 
@@ -185,38 +166,6 @@ def draw_key(entry: int, draw_seed: int = 0) -> str:
 
 
 # --- Ranking ---------------------------------------------------------------------------
-
-
-@dataclass
-class _Tally:
-    """One entry's results over the event, added up while the sets are read."""
-
-    entry: int
-    withdrawn: bool
-    draw: str
-    points: int = 0
-    table_points: Fraction = Fraction(0)
-    table_points_over: int = 0  # the same over this ranking's common denominator: sorts fast
-    sets_played: int = 0
-    sets_incomplete: int = 0
-    hands_missing: int = 0
-    hands_won: int = 0
-    penalty_points: int = 0
-    best_set: int | None = None
-
-
-@dataclass(frozen=True)
-class _Fate:
-    """Where an entry stands in a knockout: still in, or out in a round."""
-
-    eliminated_in: int | None
-    round: int | None  # the elimination round, or (still in) the latest round played
-    place: int | None  # still in: its place at its table in that round
-    total: int | None  # its set total in that round (None: it did not play it)
-    missing: int = 0  # the hands its set in that round did not play (incomplete sets)
-
-
-Key = list[tuple[str, object, object]]  # (name, sort value, value shown)
 
 
 def rank(
@@ -279,69 +228,29 @@ def rank(
     tallies = _tallies(entries, draw_seed)
     tables = _tables(sets, tallies)
     if format == "table-points" or "table_points" in chain:
-        _add_table_points(tables, tallies, scale)
+        add_table_points(tables, tallies, scale)
 
     if format == "knockout":
-        fates = _knockout(tables, tallies, chain, advance_per_table, rounds_closed)
+        fates = knockout(tables, tallies, chain, advance_per_table, rounds_closed)
     else:
         fates = {}
-    return _ordered(format, tallies, fates, chain)
+    return ordered(format, tallies, fates, chain)
 
 
-def _ordered(
-    format: str, tallies: Mapping[int, _Tally], fates: Mapping[int, _Fate], chain: tuple[str, ...]
-) -> list[Ranked]:
-    """The tallies in order, best first, each with its rank and the keys that placed it."""
-    keyed = []
-    for tally in tallies.values():
-        fate = fates.get(tally.entry)
-        key = _format_key(format, tally, fate)
-        applied = {name for name, _, _ in key}
-        key += [_chain_item(tally, name) for name in chain if name not in applied]
-        keyed.append((tuple(sort for _, sort, _ in key), tally.entry, tally, fate, key))
-    keyed.sort(key=lambda item: (item[0], item[1]))
-
-    ranked = []
-    for position, (_, _, tally, fate, key) in enumerate(keyed, 1):
-        eliminated_in = fate.eliminated_in if fate else None
-        if tally.withdrawn:
-            status = "withdrawn"
-        else:
-            status = "active" if eliminated_in is None else "eliminated"
-        ranked.append(
-            Ranked(
-                entry=tally.entry,
-                rank=position,
-                points=tally.points,
-                table_points=float(tally.table_points),
-                sets_played=tally.sets_played,
-                sets_incomplete=tally.sets_incomplete,
-                hands_missing=tally.hands_missing,
-                hands_won=tally.hands_won,
-                penalty_points=tally.penalty_points,
-                best_set=tally.best_set,
-                status=status,
-                eliminated_in=eliminated_in,
-                tiebreaks=tuple((name, shown) for name, _, shown in key),
-            )
-        )
-    return ranked
-
-
-def _tallies(entries: Iterable[EntryRecord], draw_seed: int) -> dict[int, _Tally]:
-    tallies: dict[int, _Tally] = {}
+def _tallies(entries: Iterable[EntryRecord], draw_seed: int) -> dict[int, Tally]:
+    tallies: dict[int, Tally] = {}
     for record in entries:
         if not isinstance(record, EntryRecord):
             raise TypeError(f"entries must be EntryRecords, not {type(record).__name__}")
         if record.entry in tallies:
             raise ValueError(f"entry {record.entry} is listed more than once")
         draw = draw_key(record.entry, draw_seed)
-        tallies[record.entry] = _Tally(record.entry, record.withdrawn, draw, points=record.carried)
+        tallies[record.entry] = Tally(record.entry, record.withdrawn, draw, points=record.carried)
     return tallies
 
 
 def _tables(
-    sets: Iterable[SetRecord], tallies: Mapping[int, _Tally]
+    sets: Iterable[SetRecord], tallies: Mapping[int, Tally]
 ) -> dict[tuple[int, int], list[SetRecord]]:
     """The sets by (round, table), each entry's totals added up on the way."""
     tables: dict[tuple[int, int], list[SetRecord]] = defaultdict(list)
@@ -367,155 +276,6 @@ def _tables(
         if record.complete and (tally.best_set is None or record.total < tally.best_set):
             tally.best_set = record.total
     return tables
-
-
-def _add_table_points(
-    tables: Mapping[tuple[int, int], list[SetRecord]],
-    tallies: Mapping[int, _Tally],
-    scale: tuple[Fraction, ...],
-) -> None:
-    # Each share is named by (table size, place, entries tied): a few distinct ones,
-    # turned into integers over one common denominator and added as such. Exact, and
-    # far quicker than adding (or hashing) thousands of Fractions.
-    # An incomplete set earns the scale's lowest value, named (0, 0, 0).
-    earned: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
-    named: set[tuple[int, int, int]] = set()
-    for sets in tables.values():
-        size = len(sets)
-        played = {s.entry: s.total for s in sets if not s.incomplete}
-        for place, tied in set_result(played).places:
-            share = (size, place, len(tied))
-            named.add(share)
-            for entry in tied:
-                earned[entry].append(share)
-        for s in sets:
-            if s.incomplete:
-                earned[s.entry].append(_LOWEST)
-    shares = {share: tied_share(*share, scale) for share in named}
-    shares[_LOWEST] = scale[-1]
-    denominator = math.lcm(*{value.denominator for value in shares.values()})
-    whole = {share: int(value * denominator) for share, value in shares.items()}
-    for entry, entry_shares in earned.items():
-        tally = tallies[entry]
-        tally.table_points_over = sum(whole[share] for share in entry_shares)
-        tally.table_points = Fraction(tally.table_points_over, denominator)
-
-
-def _knockout(
-    tables: Mapping[tuple[int, int], list[SetRecord]],
-    tallies: Mapping[int, _Tally],
-    chain: tuple[str, ...],
-    advance: int,
-    rounds_closed: int | None,
-) -> dict[int, _Fate]:
-    by_round: dict[int, list[list[SetRecord]]] = defaultdict(list)
-    for (round_number, _), sets in tables.items():
-        by_round[round_number].append(sets)
-    # entry -> (round it went out in, its set total, hands its set missed)
-    out: dict[int, tuple[int, int | None, int]] = {}
-    latest: dict[int, tuple[int, int, int, int]] = {}  # still in -> round, place, total, missing
-    withdrawn = [t.entry for t in tallies.values() if t.withdrawn]
-    last_set: dict[int, int] = {}  # entry -> the latest round it has a set in
-    for (round_number, _), sets in tables.items():
-        for s in sets:
-            last_set[s.entry] = max(last_set.get(s.entry, 0), round_number)
-
-    def cut_key(s: SetRecord) -> tuple:
-        # At one table the points, the best set and the table points all follow the set
-        # total, so only the chain's other keys can split a tie at the cut.
-        key: list[object] = [s.total]
-        for name in chain:
-            if name == "hands_won":
-                key.append(-s.hands_won)
-            elif name == "penalty_points":
-                key.append(s.penalty_points)
-            elif name == "draw":
-                key.append(tallies[s.entry].draw)
-        return (*key, s.entry)
-
-    for round_number in sorted(by_round):
-        decided = rounds_closed is None or round_number <= rounds_closed
-        played: set[int] = set()
-        for sets in by_round[round_number]:
-            played.update(s.entry for s in sets)
-            contenders = [s for s in sets if s.entry not in out]
-            places = places_of(contenders)
-            for s in contenders:
-                latest[s.entry] = (round_number, places[s.entry], s.total, s.hands_missing)
-            if decided:
-                # Only a complete set can go through, and never a withdrawn player's,
-                # unless they did play on: a withdrawal between rounds hands the place
-                # to the next best, a later one leaves the earlier rounds as they were.
-                eligible = [
-                    s
-                    for s in contenders
-                    if not s.incomplete
-                    and (not tallies[s.entry].withdrawn or last_set[s.entry] > round_number)
-                ]
-                through = {s.entry for s in sorted(eligible, key=cut_key)[:advance]}
-                for s in contenders:
-                    if s.entry not in through:
-                        out[s.entry] = (round_number, s.total, s.hands_missing)
-        if decided:
-            for entry in withdrawn:
-                if entry not in out and entry not in played:
-                    out[entry] = (round_number, None, 0)
-
-    fates = {}
-    for entry in tallies:
-        if entry in out:
-            round_number, total, missing = out[entry]
-            fates[entry] = _Fate(round_number, round_number, None, total, missing)
-        elif entry in latest:
-            fates[entry] = _Fate(None, *latest[entry])
-        else:
-            fates[entry] = _Fate(None, None, None, None)
-    return fates
-
-
-def _format_key(format: str, tally: _Tally, fate: _Fate | None) -> Key:
-    played = ("sets_played", -tally.sets_played, tally.sets_played)
-    missing = ("hands_missing", tally.hands_missing, tally.hands_missing)
-    if format == "total":
-        return [played, missing, _chain_item(tally, "points")]
-    if format == "table-points":
-        return [_chain_item(tally, "table_points"), played, missing, _chain_item(tally, "points")]
-    assert fate is not None
-    last = math.inf  # no place or total: after everyone who has one
-    still_in = fate.eliminated_in is None
-    return [
-        ("still_in", not still_in, still_in),
-        ("round", -(fate.round or 0), fate.round),
-        # In the round that placed it: a complete (or live) set first, then an
-        # incomplete one (fewer hands missing first), then no set at all.
-        ("set_complete", 2 if fate.total is None else int(fate.missing > 0), fate.missing == 0),
-        ("set_hands_missing", fate.missing, fate.missing),
-        ("place", (fate.place or last) if still_in else 0, fate.place),
-        ("set_total", last if fate.total is None else fate.total, fate.total),
-        # Then, before the chain adds up every set: no hand missing anywhere first, so a
-        # set cut short (even one played after going out) never lifts its entry.
-        ("hands_missing", tally.hands_missing, tally.hands_missing),
-    ]
-
-
-_LOWEST = (0, 0, 0)  # the share an incomplete set earns: the scale's lowest value
-
-
-def _chain_item(tally: _Tally, name: str) -> tuple[str, object, object]:
-    if name == "points":
-        return name, tally.points, tally.points
-    if name == "table_points":
-        return name, -tally.table_points_over, float(tally.table_points)
-    if name == "hands_won":
-        return name, -tally.hands_won, tally.hands_won
-    if name == "penalty_points":
-        return name, tally.penalty_points, tally.penalty_points
-    if name == "best_set":
-        best = tally.best_set
-        return name, (best is None, best or 0), best
-    if name == "draw":
-        return name, tally.draw, tally.draw
-    raise ValueError(f"unknown tiebreak {name!r}")
 
 
 # --- Ranking on top of the closed rounds' tallies ----------------------------------------
@@ -552,10 +312,10 @@ def closed_tallies(
     with its placement points at those tables (`with_table_points`). Carried points
     are not in it: `rank_on_closed` adds them from the entries."""
     records = list(sets)
-    tallies = {r.entry: _Tally(r.entry, False, "") for r in records}
+    tallies = {r.entry: Tally(r.entry, False, "") for r in records}
     tables = _tables(records, tallies)
     if with_table_points:
-        _add_table_points(tables, tallies, check_scale(table_points))
+        add_table_points(tables, tallies, check_scale(table_points))
     return {
         entry: ClosedTally(**{name: getattr(t, name) for name in CLOSED_FIGURES})
         for entry, t in tallies.items()
@@ -590,11 +350,11 @@ def rank_on_closed(
         tally.best_set = base.best_set
     tables = _tables(sets, tallies)  # the best set: the lower of the closed and live ones
     if format == "table-points" or "table_points" in chain:
-        _add_table_points(tables, tallies, scale)  # the live tables' shares
+        add_table_points(tables, tallies, scale)  # the live tables' shares
         for entry, base in closed.items():
             tallies[entry].table_points += base.table_points
         denominator = math.lcm(1, *{t.table_points.denominator for t in tallies.values()})
         for tally in tallies.values():
             value = tally.table_points
             tally.table_points_over = value.numerator * (denominator // value.denominator)
-    return _ordered(format, tallies, {}, chain)
+    return ordered(format, tallies, {}, chain)

@@ -5,7 +5,8 @@ contenders, how often each pair has already shared a table, a policy and a seed,
 returns the tables with a report on their quality; `assess()` recomputes that report
 after a director moves players by hand. The same request and seed always give the
 same seating: every random choice comes from `random.Random(seed)` and nothing
-depends on the order of a dict or set.
+depends on the order of a dict or set. The weights of repeat meetings, their lower bound
+and the local search that repairs a seating are in `seating_search.py`.
 
 What each policy puts first, and what comes after it (API.md "Rounds and seating"):
 
@@ -26,14 +27,14 @@ What each policy puts first, and what comes after it (API.md "Rounds and seating
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from game import seating_design
 from game.club_seating import club_pairs, keep_clubs_apart
+from game.seating_search import improve, lower_bound, met_weights
 
 RANDOM, SPREAD, SWISS, MIXER, KNOCKOUT = "random", "spread", "swiss", "mixer", "knockout"
 POLICIES: tuple[str, ...] = (RANDOM, SPREAD, SWISS, MIXER, KNOCKOUT)
@@ -148,8 +149,8 @@ def seat(request: SeatingRequest) -> Seating:
     ids = [c.id for c in contenders]
     sizes = table_sizes(len(ids), request.odd_tables)
     index = {pid: i for i, pid in enumerate(ids)}
-    weights = _weights(request.met, index)
-    bound = _lower_bound(weights, sizes)
+    weights = met_weights(request.met, index)
+    bound = lower_bound(weights, sizes)
 
     if request.policy in (RANDOM, MIXER):
         groups = _mixed(weights, sizes, rng, bound, thorough=request.policy == MIXER)
@@ -217,40 +218,6 @@ def _check(request: SeatingRequest) -> None:
         raise SeatingError(_too_few(len(request.contenders)))
 
 
-def _weights(met: Mapping[frozenset[int], int], index: Mapping[int, int]) -> list[dict[int, int]]:
-    """Times met, by position in the sorted field; pairs with someone not playing
-    this round (withdrawn, knocked out) are dropped."""
-    weights: list[dict[int, int]] = [{} for _ in index]
-    for pair, times in met.items():
-        members = tuple(pair)
-        if times <= 0 or len(members) != 2 or not all(m in index for m in members):
-            continue
-        a, b = index[members[0]], index[members[1]]
-        weights[a][b] = weights[b][a] = int(times)
-    return weights
-
-
-def _lower_bound(weights: Sequence[Mapping[int, int]], sizes: Sequence[int]) -> int:
-    """The fewest repeat pairs any seating at tables of these sizes can have, by a
-    counting argument; 0 when the argument excludes nothing.
-
-    Each player sits with at least (smallest table - 1) others, so a player with fewer
-    opponents left unmet has at least the difference, their deficit, as repeats.
-    Summed over all players each repeat pair is counted at most twice: half the sum is
-    a bound. Among players who never met, no repeat pair joins two of them, so the
-    deficits of such a set (picked greedily, largest first) simply add up: a bound too.
-    """
-    others = len(weights) - 1
-    deficit = [max(0, min(sizes) - 1 - (others - len(w))) for w in weights]
-    apart = 0
-    chosen: list[int] = []
-    for p in sorted(range(len(weights)), key=lambda p: (-deficit[p], p)):
-        if deficit[p] and not any(q in weights[p] for q in chosen):
-            chosen.append(p)
-            apart += deficit[p]
-    return max(math.ceil(sum(deficit) / 2), apart)
-
-
 def _mixed(weights, sizes, rng, bound, *, thorough: bool) -> list[list[int]]:
     n = len(weights)
     if thorough and set(sizes) == {TABLE}:
@@ -264,7 +231,7 @@ def _mixed(weights, sizes, rng, bound, *, thorough: bool) -> list[list[int]]:
     order = list(range(n))
     rng.shuffle(order)
     budget = min(20_000, 2_000 + 200 * n) if thorough else min(4_000, 400 + 20 * n)
-    return _improve(_cut(order, sizes), weights, rng, budget=budget, bound=bound)
+    return improve(_cut(order, sizes), weights, rng, budget=budget, bound=bound)
 
 
 def _cut(order: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
@@ -312,7 +279,7 @@ def _snaked(contenders, key, weights, sizes, rng, bound) -> list[list[int]]:
             player = next(queue)
             groups[t].append(player)
             band[player] = passing
-    return _improve(
+    return improve(
         groups,
         weights,
         rng,
@@ -345,7 +312,7 @@ def _swiss(contenders, ranks, weights, sizes, rng, bound) -> list[list[int]]:
             max(0, home[player] - SWISS_REACH), min(len(sizes), home[player] + SWISS_REACH + 1)
         )
 
-    return _improve(
+    return improve(
         groups,
         weights,
         rng,
@@ -354,167 +321,6 @@ def _swiss(contenders, ranks, weights, sizes, rng, bound) -> list[list[int]]:
         place_cost=displacement,
         tables_for=nearby,
     )
-
-
-# --- the local search ---------------------------------------------------------------------
-
-# Repeats always outweigh placement: a placement cost (swiss) is at most a few places
-# per player, far below this.
-_REPEAT = 1 << 32
-
-
-def _improve(
-    groups: list[list[int]],
-    weights: Sequence[Mapping[int, int]],
-    rng: random.Random,
-    *,
-    budget: int,
-    bound: int = 0,
-    may_swap: Callable[[int, int], bool] | None = None,
-    place_cost: Callable[[int, int], int] | None = None,
-    tables_for: Callable[[int], Sequence[int]] | None = None,
-) -> list[list[int]]:
-    """Fewest repeats (each weighted by how often the pair met), then least
-    `place_cost`, by swapping two players at different tables.
-
-    First a tabu search on the repeats: each step takes a player who has one, tries
-    every allowed swap and makes the best one not forbidden; the two players just
-    swapped stay put for a few steps, so the search climbs out of local minima. It stops
-    at no repeats, or at `bound` once the weights show that optimal. Then, from the best
-    seating seen, swaps that put players closer to their place without adding a repeat.
-    Ties are drawn by `rng`, so a shuffled start stays random-looking.
-    """
-    board = _Board(groups, weights, place_cost, may_swap, tables_for)
-    best_cost, best = board.cost, board.snapshot()
-    tabu = [0] * board.n
-    for step in range(1, budget + 1):
-        if not board.clashing or best_cost <= _REPEAT * bound:
-            break
-        a = rng.choice(sorted(board.clashing))
-
-        def allowed(
-            b: int, delta: int, a: int = a, step: int = step, best: int = best_cost
-        ) -> bool:
-            # A recently swapped player stays put unless the swap beats the best seen.
-            return max(tabu[a], tabu[b]) <= step or board.cost + delta < best
-
-        moves, delta = board.best_moves(a, rng, allowed)
-        if not moves:
-            continue  # every swap is forbidden for now
-        b = rng.choice(moves)
-        board.swap(a, b, delta)
-        tabu[a] = tabu[b] = step + 2 + rng.randrange(2 + min(8, board.n // 8))
-        if board.cost < best_cost:
-            best_cost, best = board.cost, board.snapshot()
-    if place_cost is None:
-        return best
-    board = _Board(best, weights, place_cost, may_swap, tables_for)
-    for _ in range(budget):
-        if not board.misplaced:
-            break
-        a = rng.choice(sorted(board.misplaced))
-        # Improving swaps only; one adding a repeat costs _REPEAT, so never improves.
-        moves, delta = board.best_moves(a, rng, lambda b, d: d < 0)
-        if not moves:
-            board.misplaced.discard(a)
-            continue
-        board.swap(a, rng.choice(moves), delta)
-    return board.snapshot()
-
-
-class _Board:
-    """A round being improved: the tables, where each player sits, and each player's
-    repeats (summed weights) with their table-mates, kept up to date swap by swap."""
-
-    def __init__(self, groups, weights, place_cost, may_swap, tables_for) -> None:
-        self.tables = [list(g) for g in groups]
-        self.weights = weights
-        self.n = sum(len(t) for t in self.tables)
-        self.where = [0] * self.n
-        for t, members in enumerate(self.tables):
-            for p in members:
-                self.where[p] = t
-        self.place = place_cost or (lambda p, t: 0)
-        self.may_swap = may_swap
-        self.reach = None if tables_for is None else [tables_for(p) for p in range(self.n)]
-        self.conflict = [self._clash(p, self.tables[self.where[p]]) for p in range(self.n)]
-        self.clashing = {p for p in range(self.n) if self.conflict[p]}
-        self.misplaced = {p for p in range(self.n) if self.place(p, self.where[p])}
-        self.cost = _REPEAT * sum(self.conflict) // 2 + sum(
-            self.place(p, self.where[p]) for p in range(self.n)
-        )
-
-    def _clash(self, p: int, members: Iterable[int]) -> int:
-        w = self.weights[p]
-        return sum(w.get(x, 0) for x in members if x != p)
-
-    def snapshot(self) -> list[list[int]]:
-        return [t[:] for t in self.tables]
-
-    def best_moves(self, a: int, rng: random.Random, allowed) -> tuple[list[int], int]:
-        """The partners whose swap with `a` changes the cost least (all ties), among
-        those `allowed(b, delta)` accepts, and that change."""
-        ta, wa, place, reach = self.where[a], self.weights[a], self.place, self.reach
-        mates = [x for x in self.tables[ta] if x != a]
-        if reach is not None:
-            targets: Iterable[int] = reach[a]
-        elif len(self.tables) > 64:  # large fields: a sample of tables per step
-            targets = sorted(rng.sample(range(len(self.tables)), 64))
-        else:
-            targets = range(len(self.tables))
-        a_leaves = place(a, ta)
-        moves: list[int] = []
-        least = None
-        for tb in targets:
-            if tb == ta:
-                continue
-            members = self.tables[tb]
-            a_moves = place(a, tb) - a_leaves
-            for b in members:
-                if self.may_swap is not None and not self.may_swap(a, b):
-                    continue
-                if reach is not None and ta not in reach[b]:
-                    continue
-                wb = self.weights[b]
-                d = 0
-                for x in mates:
-                    d += wb.get(x, 0) - wa.get(x, 0)
-                for y in members:
-                    if y != b:
-                        d += wa.get(y, 0) - wb.get(y, 0)
-                delta = _REPEAT * d + a_moves + place(b, ta) - place(b, tb)
-                if not allowed(b, delta):
-                    continue
-                if least is None or delta < least:
-                    least, moves = delta, [b]
-                elif delta == least:
-                    moves.append(b)
-        return moves, least or 0
-
-    def swap(self, a: int, b: int, delta: int) -> None:
-        ta, tb = self.where[a], self.where[b]
-        wa, wb = self.weights[a], self.weights[b]
-        for x in self.tables[ta]:
-            if x != a:
-                self.conflict[x] += wb.get(x, 0) - wa.get(x, 0)
-        for y in self.tables[tb]:
-            if y != b:
-                self.conflict[y] += wa.get(y, 0) - wb.get(y, 0)
-        self.tables[ta][self.tables[ta].index(a)] = b
-        self.tables[tb][self.tables[tb].index(b)] = a
-        self.where[a], self.where[b] = tb, ta
-        self.conflict[a] = self._clash(a, self.tables[tb])
-        self.conflict[b] = self._clash(b, self.tables[ta])
-        self.cost += delta
-        for p in (*self.tables[ta], *self.tables[tb]):
-            for group, flagged in (
-                (self.clashing, self.conflict[p]),
-                (self.misplaced, self.place(p, self.where[p])),
-            ):
-                if flagged:
-                    group.add(p)
-                else:
-                    group.discard(p)
 
 
 # --- seats and the first dealer -----------------------------------------------------------
@@ -561,7 +367,7 @@ def assess(
     sizes = [len(t) for t in tables if t]
     bound = None
     if sizes and len(players) == len(set(players)):
-        bound = _lower_bound(_weights(met, {p: i for i, p in enumerate(players)}), sizes)
+        bound = lower_bound(met_weights(met, {p: i for i, p in enumerate(players)}), sizes)
     spread = None
     if policy == SWISS and ranks is not None:
         spread = tuple(_rank_spread([ranks[p] for p in table if p in ranks]) for table in tables)

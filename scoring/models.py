@@ -2,7 +2,7 @@
 
 A hand number at a table may be dealt more than once: every redeal is kept as its
 own attempt, and at most one attempt per number is scored. The rules of a valid hand
-live in `scoring.rules`; the constraints here are what the database itself can hold.
+live in `game.rules`; the constraints here are what the database itself can hold.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What the venue screens show besides the standings: the round clock and the
 director's announcements. Each change grows the event's screen version and announces
-it once committed, so every live page follows it within seconds (`core.live`).
+it once committed, so every live page follows it within seconds (`core.caching`).
 
 The clock's arithmetic is `game.clock`'s; this module loads the round's clock under the
 round's row lock, applies the director's action and stores the result with its history.

@@ -16,12 +16,12 @@ from game.ranking import (
     FORMATS,
     UNDER_WAY,
     EntryRecord,
-    Ranked,
     SetRecord,
     check_tiebreaks,
     draw_key,
     rank,
 )
+from game.ranking_keys import Ranked
 
 
 def played(entry, round_, table, total, won=0, penalty=0, state=COMPLETE) -> SetRecord:

@@ -7,11 +7,11 @@ from game.ranking import (
     INCOMPLETE,
     UNDER_WAY,
     EntryRecord,
-    Ranked,
     SetRecord,
     draw_key,
     rank,
 )
+from game.ranking_keys import Ranked
 
 
 def played(entry, round_, table, total, won=0, penalty=0, state=COMPLETE) -> SetRecord:

@@ -8,10 +8,10 @@ from game.ranking import (
     COMPLETE,
     UNDER_WAY,
     EntryRecord,
-    Ranked,
     SetRecord,
     rank,
 )
+from game.ranking_keys import Ranked
 from game.table_points import placement_points, scale_for, table_places
 
 

@@ -1,0 +1,307 @@
+"""Scoring one hand at one table with every check: RULES.md "Consequences for score
+entry" plus the sanity checks any JSON needs, all reported together so a director
+fixes a score sheet in one pass. The hand's number, a redeal, who went out, a down and
+out and each seat's score are read here; the deck's bounds (`bounds.py`) and the
+penalties (`penalties.py`) are checked by the classes this one builds on. No Django
+here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from game.cards import CardNotationError, Deck, hand_points, is_whole_number, parse_cards
+from game.rules.check import Held
+from game.rules.entries import HandEntry, ScoredHand, SeatEntry, SeatResult
+from game.rules.penalties import PenaltyChecks
+from game.rules.problems import HandInvalid, listed, show
+from game.rulesets import (
+    CARDS_PER_CALL,
+    DEFAULT_TABLE_RULES,
+    HandSpec,
+    Ruleset,
+    TableRules,
+)
+from game.sets import TABLE_MAX, TABLE_MIN
+
+# --- Scoring one hand --------------------------------------------------------------------
+
+
+def score_hand(
+    *,
+    ruleset: Ruleset,
+    deck: Deck,
+    number: int,
+    seats: Sequence[int],
+    entry: HandEntry,
+    table_rules: TableRules = DEFAULT_TABLE_RULES,
+) -> ScoredHand:
+    """Check a director's entry for one hand at one table and score it.
+
+    `seats` are the positions playing at the table; `table_rules` what the event agreed
+    (the director penalty, whether an over-call is charged, whether a down and out
+    doubles, whether a penalty may carry its own amount). Bad entry data never raises
+    anything but HandInvalid, carrying every problem found. The table, the deck and
+    the agreed rules are the event's own settings, so a bad one there is a bug in the
+    caller and raises a plain ValueError.
+    """
+    table = _table_seats(seats)
+    if not isinstance(table_rules, TableRules):
+        raise ValueError(f"table_rules must be a TableRules, not {table_rules!r}")
+    return _HandCheck(ruleset, deck, table, table_rules).run(number, entry)
+
+
+def _table_seats(seats: Sequence[int]) -> tuple[int, ...]:
+    if isinstance(seats, (str, bytes)) or not isinstance(seats, Iterable):
+        raise ValueError(f"seats must be a list of seat numbers, not {seats!r}")
+    table = tuple(seats)
+    if not all(is_whole_number(seat) and seat >= 1 for seat in table) or len(set(table)) != len(
+        table
+    ):
+        raise ValueError(f"seats must be distinct seat numbers from 1, not {table!r}")
+    if not TABLE_MIN <= len(table) <= TABLE_MAX:
+        raise ValueError(f"a table seats {TABLE_MIN} to {TABLE_MAX} players, not {len(table)}")
+    return tuple(sorted(table))
+
+
+class _HandCheck(PenaltyChecks):
+    """Reads one hand's entry field by field, noting every problem on the way."""
+
+    def run(self, number: object, entry: HandEntry) -> ScoredHand:
+        if not isinstance(entry, HandEntry):
+            raise TypeError(f"entry must be a HandEntry, not {type(entry).__name__}")
+        self.spec = spec = self.check_number(number)
+        # None is what an API layer passes for a flag left out: read it as false.
+        redeal = False if entry.redeal is None else entry.redeal
+        if not isinstance(redeal, bool):
+            # Whether the hand was played decides every other check: stop here.
+            self.problem(
+                "redeal",
+                "redeal_not_bool",
+                f"redeal must be true or false, not {show(redeal)}",
+                value=show(redeal),
+            )
+            raise HandInvalid(self.problems)
+        if redeal:
+            self.check_redeal(entry)
+            if self.problems or spec is None:
+                raise HandInvalid(self.problems)
+            head = (spec.number, spec.contract, spec.cards_dealt)
+            return ScoredHand(*head, "redeal", went_out=None, down_and_out=False, results=())
+
+        self.went_out = went_out = self.check_went_out(entry.went_out)
+        down_and_out = self.check_down_and_out(entry.down_and_out)
+        self.charges = self.check_penalties(entry.penalties)
+        held = self.check_scores(entry.scores)
+        self.check_copies(held)
+        self.check_table_bound(held)
+        if self.problems or spec is None or went_out is None:
+            raise HandInvalid(self.problems)
+
+        results = []
+        for seat in self.table:
+            # Down and out doubles the others' card penalties only; director
+            # penalties are added after (RULES.md, "Director penalties").
+            factor = 2 if down_and_out and seat != went_out else 1
+            cards, charge = held[seat], self.charges[seat]
+            score = cards.points * factor + charge.points
+            results.append(
+                SeatResult(seat, cards.points, charge.points, score, cards.cards, charge.sat_out)
+            )
+        penalties = tuple(sorted(self.charged, key=lambda p: (p.seat, p.kind)))
+        head = (spec.number, spec.contract, spec.cards_dealt)
+        return ScoredHand(*head, "scored", went_out, down_and_out, tuple(results), penalties)
+
+    def check_number(self, number: object) -> HandSpec | None:
+        if not is_whole_number(number):
+            shown = show(number)
+            why = f"the hand number must be a whole number, not {shown}"
+            self.problem("number", "number_not_whole", why, value=shown)
+            return None
+        if not self.ruleset.has_hand(number):
+            count = f"a {self.ruleset.code} set has {self.ruleset.hand_count} hands"
+            self.problem(
+                "number",
+                "number_unknown",
+                f"hand {number} does not exist: {count}",
+                number=number,
+                ruleset=self.ruleset.code,
+                hands=self.ruleset.hand_count,
+            )
+            return None
+        return self.ruleset.hand(number)
+
+    def check_redeal(self, entry: HandEntry) -> None:
+        why = "a redeal carries no scores"
+        if entry.went_out is not None:
+            self.problem("went_out", "redeal_went_out", f"{why}: nobody went out")
+        if entry.down_and_out is not False and entry.down_and_out is not None:
+            self.problem(
+                "down_and_out", "redeal_down_and_out", f"{why}: the hand cannot be down and out"
+            )
+        if entry.scores:
+            self.problem("scores", "redeal_scores", f"{why}: leave the scores out")
+        if entry.penalties:
+            self.problem("penalties", "redeal_penalties", f"{why}, so no penalties either")
+
+    def check_went_out(self, went_out: object) -> int | None:
+        if went_out is None:
+            self.problem(
+                "went_out", "went_out_missing", "a scored hand needs the seat that went out"
+            )
+        elif not is_whole_number(went_out):
+            shown = show(went_out)
+            why = f"went_out must be one seat number, not {shown}"
+            self.problem("went_out", "went_out_not_seat", why, value=shown)
+        elif went_out not in self.table:
+            self.problem(
+                "went_out",
+                "went_out_not_at_table",
+                f"seat {went_out} is not at this table {self.at_table}",
+                seats=(went_out,),
+                table=self.at_table,
+            )
+        else:
+            return went_out
+        return None
+
+    def check_down_and_out(self, down_and_out: object) -> bool:
+        if down_and_out is None:
+            return False
+        if not isinstance(down_and_out, bool):
+            shown = show(down_and_out)
+            why = f"down_and_out must be true or false, not {shown}"
+            self.problem("down_and_out", "down_and_out_not_bool", why, value=shown)
+            return False
+        if down_and_out and not self.table_rules.doubles(self.ruleset):
+            why = (
+                "has no down and out unless the event agrees to it (trinidad_doubling): "
+                "the others simply score their cards"
+                if self.ruleset.challenge_allowed
+                else "has no down and out: its house rules do not double on one, so the "
+                "others simply score their cards"
+            )
+            self.problem(
+                "down_and_out",
+                "down_and_out_not_allowed",
+                f"a {self.ruleset.code} set {why}",
+                ruleset=self.ruleset.code,
+            )
+        return down_and_out
+
+    # RULES.md, "Consequences for score entry", rules 1-3.
+    def check_scores(self, raw: object) -> dict[int, Held]:
+        by_seat: dict[int, SeatEntry] = {}
+        twice: set[int] = set()
+        for i, item in self.entries(raw, "scores", SeatEntry, "a seat's score"):
+            seat = self.seat_of(i, item.seat, "scores")
+            if seat is not None and seat in by_seat and seat not in twice:
+                why = f"seat {seat} has more than one score entry"
+                self.problem("scores", "score_twice", why, seats=(seat,))
+                twice.add(seat)
+            elif seat is not None:
+                by_seat[seat] = item
+
+        held = {seat: Held() for seat in self.table}
+        empty: list[int] = []  # seats other than went_out with nothing in hand
+        for seat in self.table:
+            item = by_seat.get(seat)
+            if seat in twice or (item is None and seat == self.went_out):
+                continue
+            read = None if item is None else self.read_entry(seat, item)
+            if read is not None:
+                held[seat] = read
+            if seat != self.went_out and (item is None or (read is not None and not read.points)):
+                empty.append(seat)
+        self.check_nobody_else_out(empty, by_seat)
+        return held
+
+    def read_entry(self, seat: int, item: SeatEntry) -> Held | None:
+        who, points, went_out = f"seat {seat}", item.points, seat == self.went_out
+        on_seat = {"seats": (seat,)}
+        if points is not None and item.cards is not None:
+            why = f"{who}: give either points or cards, not both"
+            self.problem("scores", "points_and_cards", why, **on_seat)
+        elif item.cards is not None:
+            return self.read_cards(seat, item.cards)
+        elif points is None:
+            if went_out:
+                return Held()
+            self.problem("scores", "no_value", f"{who}: give either points or cards", **on_seat)
+        elif not is_whole_number(points):
+            shown = show(points)
+            why = f"{who}: points must be a whole number, not {shown}"
+            self.problem("scores", "points_not_whole", why, value=shown, **on_seat)
+        elif points < 0:
+            why = f"{who}: points cannot be negative ({points})"
+            self.problem("scores", "points_negative", why, points=points, **on_seat)
+        elif went_out and points != 0:
+            why = f"{who} went out, so its card points are 0, not {points}"
+            self.problem("scores", "went_out_points", why, points=points, **on_seat)
+        else:
+            self.check_bound(seat, points)
+            return Held(points=points)
+        return None
+
+    def read_cards(self, seat: int, text: object) -> Held | None:
+        who, on_seat = f"seat {seat}", {"seats": (seat,)}
+        if not isinstance(text, str):
+            shown = show(text)
+            why = f'{who}: cards must be text like "JK AS 10H", not {shown}'
+            self.problem("scores", "cards_not_text", why, value=shown, **on_seat)
+            return None
+        try:
+            cards = tuple(parse_cards(text))
+        except CardNotationError as error:
+            self.problem(
+                "scores",
+                "card_notation",
+                f"{who}: {error}",
+                token=error.token,
+                reason=error.reason,
+                **on_seat,
+            )
+            return None
+        if seat == self.went_out and cards:
+            why = f"{who} went out, so it holds no cards, not {len(cards)}"
+            self.problem("scores", "went_out_cards", why, count=len(cards), **on_seat)
+            return None
+        most, why = self.most_held(seat)
+        if len(cards) > most and self.charges[seat].calls_unsaid:
+            calls = -(-(len(cards) - most) // CARDS_PER_CALL)
+            self.challenge_needs_calls(seat, f"{len(cards)} cards", most, why, calls=calls)
+        elif len(cards) > most:
+            message = f"{who}: {len(cards)} cards, but a player can hold at most {most} ({why})"
+            self.problem(
+                "scores",
+                "too_many_cards",
+                message,
+                count=len(cards),
+                most=most,
+                why=why,
+                **on_seat,
+            )
+        return Held(points=hand_points(cards), cards=cards)
+
+    def check_nobody_else_out(self, empty: list[int], by_seat: dict[int, SeatEntry]) -> None:
+        """RULES.md rules 1-2: one player goes out; everyone else holds a card."""
+        if self.went_out is None:
+            # went_out is missing or wrong: any one of these may have gone out, not two.
+            if len(empty) > 1:
+                why = "show nothing in hand, but only one player can go out"
+                self.problem("scores", "several_empty", f"seats {listed(empty)} {why}", seats=empty)
+            return
+        # Worded as in API.md, which integrators may match on.
+        for seat in empty:
+            item, on_seat = by_seat.get(seat), {"seats": (seat,), "went_out": self.went_out}
+            if item is None:
+                self.problem("scores", "score_missing", f"seat {seat}: no score entered", **on_seat)
+            elif item.cards is not None:
+                why = "only the player who went out can hold no cards"
+                message = f"seat {seat}: no cards entered, but {why}"
+                self.problem("scores", "no_cards", message, **on_seat)
+            else:
+                why = "only the player who went out can score 0"
+                self.problem(
+                    "scores", "zero_points", f"seat {seat}: 0 points, but {why}", **on_seat
+                )

@@ -1,0 +1,198 @@
+"""Penalties in one hand: the director penalties (over-call, false laydown) at the
+event's agreed amount, and Trinidad's challenge, the remedy for over-calling, at its
+fixed 50 points. RULES.md, "Director penalties", and Trinidad's "Challenge". No Django
+here.
+"""
+
+from __future__ import annotations
+
+from game.cards import is_whole_number
+from game.rules.bounds import BoundChecks
+from game.rules.check import Charges
+from game.rules.entries import PenaltyEntry, PenaltyResult
+from game.rules.problems import show
+from game.rulesets import (
+    CARDS_PER_CALL,
+    DIRECTOR_PENALTY_MAX,
+    DIRECTOR_PENALTY_MIN,
+    TableRules,
+)
+
+CHALLENGE_POINTS = 50
+
+OVERCALL, FALSE_LAYDOWN, CHALLENGE = "overcall", "false_laydown", "challenge"
+PENALTY_KINDS: tuple[str, ...] = (OVERCALL, FALSE_LAYDOWN, CHALLENGE)
+PENALTY_LABELS = {OVERCALL: "Over-call", FALSE_LAYDOWN: "False laydown", CHALLENGE: "Challenge"}
+
+
+def default_penalty_points(kind: str, table_rules: TableRules) -> int:
+    """What a penalty costs when the director gives no amount: a challenge its fixed 50,
+    an over-call nothing where the event charges none, the others the agreed director
+    penalty."""
+    if kind == CHALLENGE:
+        return CHALLENGE_POINTS
+    if kind == OVERCALL and not table_rules.overcall_penalty:
+        return 0
+    if kind == FALSE_LAYDOWN and table_rules.false_laydown_penalty is not None:
+        return table_rules.false_laydown_penalty
+    return table_rules.director_penalty
+
+
+class PenaltyChecks(BoundChecks):
+    """Reads one hand's penalties, seat by seat, with what each costs."""
+
+    # RULES.md, "Director penalties", and Trinidad's "Challenge".
+    def check_penalties(self, raw: object) -> dict[int, Charges]:
+        charges = {seat: Charges() for seat in self.table}
+        seen: set[tuple[int, str]] = set()
+        for i, item in self.entries(raw, "penalties", PenaltyEntry, "a penalty"):
+            seat = self.seat_of(i, item.seat, "penalties")
+            if seat is None:
+                continue
+            kind, who = item.kind, f"seat {seat}"
+            if not isinstance(kind, str) or kind not in PENALTY_KINDS:
+                kinds, shown = ", ".join(PENALTY_KINDS), show(kind)
+                self.problem(
+                    "penalties",
+                    "penalty_kind_unknown",
+                    f"{who}: {shown} is not a penalty ({kinds})",
+                    seats=(seat,),
+                    value=shown,
+                )
+                continue
+            if (seat, kind) in seen:
+                self.problem(
+                    "penalties",
+                    "penalty_twice",
+                    f"{who} has more than one {kind} penalty",
+                    seats=(seat,),
+                    kind=kind,
+                )
+                continue
+            seen.add((seat, kind))
+            points = self.penalty_points(item, seat, seat == self.went_out)
+            extra = self.check_extra_calls(item, seat)
+            self.charged.append(PenaltyResult(seat, kind, points, extra))
+            charge = charges[seat]
+            charge.points += points
+            charge.extra_calls = max(charge.extra_calls, extra)
+            charge.sat_out = charge.sat_out or kind == CHALLENGE
+            charge.calls_unsaid |= kind == CHALLENGE and item.extra_calls is None
+        self.check_challenge_remedy(seen)
+        return charges
+
+    def check_challenge_remedy(self, seen: set[tuple[int, str]]) -> None:
+        """In Trinidad the challenge is the remedy for over-calling: a seat is charged
+        one or the other in a hand, never both."""
+        if not self.ruleset.challenge_allowed:
+            return
+        for seat in sorted({seat for seat, kind in seen if kind == CHALLENGE}):
+            if (seat, OVERCALL) in seen:
+                why = (
+                    f"is charged both a challenge and an over-call, but in a "
+                    f"{self.ruleset.code} set the challenge is the remedy for over-calling: "
+                    "charge the challenge only, with its extra_calls"
+                )
+                self.problem(
+                    "penalties", "challenge_and_overcall", f"seat {seat} {why}", seats=(seat,)
+                )
+
+    def penalty_points(self, item: PenaltyEntry, seat: int, went_out: bool) -> int:
+        kind, points, who = item.kind, item.points, f"seat {seat}"
+        if kind == CHALLENGE:
+            if not self.ruleset.challenge_allowed:
+                why = f"a challenge is a Trinidad rule; a {self.ruleset.code} set has none"
+                self.problem(
+                    "penalties",
+                    "challenge_not_allowed",
+                    f"{who}: {why}",
+                    seats=(seat,),
+                    ruleset=self.ruleset.code,
+                )
+            if went_out:
+                why = "went out, so it cannot have sat out a challenge"
+                self.problem("penalties", "challenge_went_out", f"{who} {why}", seats=(seat,))
+            if points is not None and (not is_whole_number(points) or points != CHALLENGE_POINTS):
+                shown = show(points)
+                why = f"a challenge costs {CHALLENGE_POINTS} points, not {shown}"
+                self.problem(
+                    "penalties", "challenge_points", f"{who}: {why}", seats=(seat,), value=shown
+                )
+            return CHALLENGE_POINTS
+        if kind == OVERCALL and went_out:
+            why = "a player charged an over-call may not go out in that hand"
+            self.problem(
+                "penalties", "overcall_went_out", f"{who} went out, but {why}", seats=(seat,)
+            )
+        agreed = default_penalty_points(kind, self.table_rules)
+        if points is None or (is_whole_number(points) and points == agreed):
+            return agreed
+        if kind == OVERCALL and not self.table_rules.overcall_penalty:
+            why = "this event charges nothing for an over-call (it is recorded for its calls)"
+            self.problem(
+                "penalties",
+                "overcall_not_charged",
+                f"{who}: {why}, so give no points, not {show(points)}",
+                seats=(seat,),
+                value=show(points),
+            )
+            return 0
+        if not self.table_rules.penalty_per_hand:
+            why = f"this event's agreed penalty is {agreed} points"
+            self.problem(
+                "penalties",
+                "penalty_points_fixed",
+                f"{who}: {why}, not {show(points)} (amounts per hand are not allowed)",
+                seats=(seat,),
+                value=show(points),
+                agreed=agreed,
+            )
+            return agreed
+        if (
+            not is_whole_number(points)
+            or not DIRECTOR_PENALTY_MIN <= points <= DIRECTOR_PENALTY_MAX
+        ):
+            span, shown = f"{DIRECTOR_PENALTY_MIN} to {DIRECTOR_PENALTY_MAX}", show(points)
+            self.problem(
+                "penalties",
+                "penalty_points_range",
+                f"{who}: a director penalty is {span} points, not {shown}",
+                seats=(seat,),
+                value=shown,
+            )
+            return 0
+        return points
+
+    def check_extra_calls(self, item: PenaltyEntry, seat: int) -> int:
+        """Calls beyond three: at least one for an over-call, optional for a challenge."""
+        extra, least, who = item.extra_calls, 1 if item.kind == OVERCALL else 0, f"seat {seat}"
+        if item.kind == FALSE_LAYDOWN:
+            if extra is not None:
+                why = "extra_calls belongs to an overcall or a challenge"
+                self.problem("penalties", "extra_calls_not_allowed", f"{who}: {why}", seats=(seat,))
+            return 0
+        if extra is None:
+            return least
+        if not is_whole_number(extra) or extra < 1:
+            shown = show(extra)
+            why = f"extra_calls counts the calls beyond three, at least 1, not {shown}"
+            self.problem(
+                "penalties", "extra_calls_invalid", f"{who}: {why}", seats=(seat,), value=shown
+            )
+            return least
+        most = self.most_extra_calls()
+        if extra > most:
+            why = (
+                f"{extra} extra calls is more than the deck allows: each call takes "
+                f"{CARDS_PER_CALL} cards, so at most {most} beyond three"
+            )
+            self.problem(
+                "penalties",
+                "extra_calls_too_many",
+                f"{who}: {why}",
+                seats=(seat,),
+                extra=extra,
+                most=most,
+            )
+            return least
+        return extra

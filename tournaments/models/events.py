@@ -1,0 +1,274 @@
+"""An event: its settings (the ruleset, the deck, the format and seating, the agreed
+variants, the clock, the prizes) and what the rules engine reads from them, with the
+choices its settings take."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+from game.cards import Deck
+from game.clock import MAX_MINUTES
+from game.prizes import DRAW as PRIZE_DRAW
+from game.prizes import TIE_POLICIES as PRIZE_TIE_POLICIES
+from game.ranking import DEFAULT_TIEBREAKS
+from game.rulesets import (
+    DIRECTOR_PENALTY_MAX,
+    DIRECTOR_PENALTY_MIN,
+    TableRules,
+    get_ruleset,
+    house_ruleset,
+    house_table_rules,
+)
+from game.rulesets import Ruleset as GameRuleset
+from game.table_points import DEFAULT_TABLE_POINTS
+from tournaments.models.rulesets import HouseRuleset, Ruleset
+
+
+def default_table_points() -> list[int]:
+    return list(DEFAULT_TABLE_POINTS)
+
+
+DEFAULT_TIME_RULE = "At time, the hand in play is finished; no new hand is started."
+
+
+def default_tiebreaks() -> list[str]:
+    return list(DEFAULT_TIEBREAKS)
+
+
+class EventFormat(models.TextChoices):
+    TOTAL = "total", "Total points"
+    TABLE_POINTS = "table-points", "Table points"
+    KNOCKOUT = "knockout", "Knockout"
+
+
+class SeatingPolicy(models.TextChoices):
+    SWISS = "swiss", "Swiss (neighbours in the standings)"
+    MIXER = "mixer", "Mixer (fewest repeat meetings)"
+    RANDOM = "random", "Random draw"
+    SPREAD = "spread", "Spread by seed"
+
+
+class OddTables(models.TextChoices):
+    FIVES = "fives", "Tables of five"
+    THREES = "threes", "Tables of three"
+
+
+class TableEntry(models.TextChoices):
+    DIRECTORS = "directors", "Directors only"
+    PLAYERS = "players", "Players, confirmed by an opponent"
+
+
+class EventStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    REGISTRATION = "registration", "Registration"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
+class Event(models.Model):
+    Ruleset = Ruleset
+    Format = EventFormat
+    Seating = SeatingPolicy
+    OddTables = OddTables
+    Status = EventStatus
+    TableEntry = TableEntry
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    starts_on = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=200, blank=True)
+    ruleset = models.CharField(max_length=16, choices=Ruleset.choices, default=Ruleset.JAMAICA)
+    packs = models.PositiveSmallIntegerField(
+        default=2, validators=[MinValueValidator(1), MaxValueValidator(10)]
+    )
+    jokers = models.PositiveSmallIntegerField(
+        default=4, validators=[MinValueValidator(0), MaxValueValidator(40)]
+    )
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.TOTAL)
+    rounds_planned = models.PositiveSmallIntegerField(
+        default=3, validators=[MinValueValidator(1), MaxValueValidator(50)]
+    )
+    director_penalty = models.PositiveSmallIntegerField(
+        default=100,
+        validators=[
+            MinValueValidator(DIRECTOR_PENALTY_MIN),
+            MaxValueValidator(DIRECTOR_PENALTY_MAX),
+        ],
+        help_text="Points for an over-call or a false laydown, agreed before the event.",
+    )
+    # The agreed variants (RULES.md: "by prior agreement"), read by the rules engine.
+    overcall_penalty = models.BooleanField(
+        default=True,
+        help_text="An over-call costs the director penalty. Off: it is recorded for the "
+        "extra cards its calls brought, at no cost.",
+    )
+    trinidad_doubling = models.BooleanField(
+        default=False,
+        help_text="A Trinidad set doubles the others' card points on a down and out "
+        "(the sources are silent; off by default). Only for a Trinidad set.",
+    )
+    penalty_per_hand = models.BooleanField(
+        default=False,
+        help_text="A director may charge a penalty of another amount "
+        f"({DIRECTOR_PENALTY_MIN} to {DIRECTOR_PENALTY_MAX}) in a hand; "
+        "off, every penalty costs the agreed amount.",
+    )
+    table_points = models.JSONField(
+        default=default_table_points,
+        help_text="Placement points per table, best place first (ties share).",
+    )
+    advance_per_table = models.PositiveSmallIntegerField(
+        default=1, validators=[MinValueValidator(1), MaxValueValidator(5)]
+    )
+    seating = models.CharField(max_length=8, choices=Seating.choices, default=Seating.SWISS)
+    odd_tables = models.CharField(max_length=8, choices=OddTables.choices, default=OddTables.FIVES)
+    public = models.BooleanField(default=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    # Who enters the hands: the directors only, or the players at each table (a hand
+    # is recorded once another player there confirms it).
+    table_entry = models.CharField(
+        max_length=10, choices=TableEntry.choices, default=TableEntry.DIRECTORS
+    )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="directed_events"
+    )
+    tiebreaks = models.JSONField(
+        default=default_tiebreaks,
+        blank=True,
+        help_text="How equal standings are separated, in order; a seeded draw always ends it.",
+    )
+    # The seed of the final tiebreak (a draw), recorded so the order can be reproduced.
+    draw_seed = models.BigIntegerField(default=0)
+    # Grows each time the standings are rebuilt; pages and caches key on it.
+    standings_version = models.PositiveIntegerField(default=0)
+    # House rules: the custom ruleset (with `ruleset` "custom"), and its values as
+    # copied when the first hand was recorded: what every hand is checked against.
+    custom_ruleset = models.ForeignKey(
+        HouseRuleset, null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+    frozen_ruleset = models.JSONField(null=True, blank=True, editable=False)
+    # The leg of at most one series.
+    series = models.ForeignKey(
+        "Series", null=True, blank=True, on_delete=models.SET_NULL, related_name="legs"
+    )
+    prizes = models.JSONField(
+        default=list, blank=True, help_text='Prizes by place: [{"place", "amount", "item"}].'
+    )
+    prize_ties = models.CharField(
+        max_length=8,
+        choices=[(p, p) for p in PRIZE_TIE_POLICIES],
+        default=PRIZE_DRAW,
+        help_text="Players tied on every score before the draw: the draw decides their "
+        "prizes, or they share the places' amounts equally.",
+    )
+    round_minutes = models.PositiveSmallIntegerField(
+        default=90,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_MINUTES)],
+        help_text="A round's time on the clock unless the director starts it with another.",
+    )
+    time_rule = models.CharField(
+        max_length=300,
+        default=DEFAULT_TIME_RULE,
+        blank=True,
+        help_text="What happens when a round's time runs out: shown on the screens at time.",
+    )
+    # Only players a director checked in are seated (each round's check-in starts afresh
+    # once a round is seated).
+    check_in = models.BooleanField(
+        default=False,
+        help_text="Seat only the players a director checked in before the round.",
+    )
+    # Seating keeps players of the same club apart (round 1 first, later rounds after
+    # repeat meetings).
+    club_avoidance = models.BooleanField(
+        default=False,
+        help_text="Keep players of the same club at different tables where possible.",
+    )
+    # Grows with every change the venue screens show besides the standings (the clock,
+    # announcements, the field, the settings); pages and caches key on it too.
+    screen_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    # Every change of a setting, who made it and when; the versions the pages key on
+    # move on their own and are not settings.
+    history = HistoricalRecords(excluded_fields=["standings_version", "screen_version"])
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(director_penalty__gte=DIRECTOR_PENALTY_MIN)
+                & Q(director_penalty__lte=DIRECTOR_PENALTY_MAX),
+                name="event_director_penalty_range",
+                violation_error_message="The director penalty must be between "
+                f"{DIRECTOR_PENALTY_MIN} and {DIRECTOR_PENALTY_MAX}.",
+            ),
+            models.CheckConstraint(condition=Q(packs__gte=1), name="event_packs_min"),
+            models.CheckConstraint(condition=Q(rounds_planned__gte=1), name="event_rounds_min"),
+            models.CheckConstraint(
+                condition=Q(advance_per_table__gte=1) & Q(advance_per_table__lte=5),
+                name="event_advance_range",
+            ),
+            models.CheckConstraint(condition=Q(ruleset__in=Ruleset.values), name="event_ruleset"),
+            models.CheckConstraint(condition=Q(format__in=EventFormat.values), name="event_format"),
+            models.CheckConstraint(condition=Q(status__in=EventStatus.values), name="event_status"),
+            models.CheckConstraint(
+                condition=Q(table_entry__in=TableEntry.values), name="event_table_entry"
+            ),
+            models.CheckConstraint(
+                condition=Q(round_minutes__gte=1) & Q(round_minutes__lte=MAX_MINUTES),
+                name="event_round_minutes_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def house_values(self) -> dict | None:
+        """The custom ruleset's values this event plays to: frozen once a hand is
+        recorded, the ruleset's current ones before (None: a built-in ruleset)."""
+        if self.ruleset != Ruleset.CUSTOM:
+            return None
+        if self.frozen_ruleset:
+            return self.frozen_ruleset
+        return self.custom_ruleset.values() if self.custom_ruleset_id else None
+
+    @property
+    def rules(self) -> GameRuleset:
+        """The event's ruleset as the rules engine reads it: the hands, deals, contracts."""
+        values = self.house_values
+        if values is not None:
+            return house_ruleset(values["slug"], values["name"], values)
+        return get_ruleset(self.ruleset)
+
+    @property
+    def deck(self) -> Deck:
+        values = self.house_values
+        if values is not None:  # house rules say how many jokers each pack brings
+            return Deck(packs=self.packs, jokers=self.packs * values["jokers_per_pack"])
+        return Deck(packs=self.packs, jokers=self.jokers)
+
+    @property
+    def table_rules(self) -> TableRules:
+        """What the event agreed, as the rules engine reads it for every hand."""
+        values = self.house_values
+        if values is not None:
+            return house_table_rules(values, penalty_per_hand=self.penalty_per_hand)
+        return TableRules(
+            director_penalty=self.director_penalty,
+            overcall_penalty=self.overcall_penalty,
+            down_and_out=True if self.trinidad_doubling else None,
+            penalty_per_hand=self.penalty_per_hand,
+        )
+
+    @property
+    def largest_table(self) -> int:
+        """The most players the event's seating puts at a table: five when the odd
+        players go to tables of five, else four (a director's move may add more; a
+        round is checked again when it is published)."""
+        return 5 if self.odd_tables == OddTables.FIVES else 4

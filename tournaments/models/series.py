@@ -1,0 +1,69 @@
+"""A series of events (a circuit or a season) and its final."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+from game.prizes import DRAW as PRIZE_DRAW
+from game.prizes import TIE_POLICIES as PRIZE_TIE_POLICIES
+from game.series import default_points_scale
+from tournaments.models.events import Event
+
+
+class Series(models.Model):
+    """A circuit or season of events (the legs): series points by final place in each
+    leg, the best `best_of` of a player's legs counting, the first `qualifiers` going to
+    the final. Its standings (`scoring.SeriesStanding`) are rebuilt by a background job
+    (`core.series.services`), never edited by hand."""
+
+    slug = models.SlugField(max_length=80, unique=True)
+    name = models.CharField(max_length=200)
+    season = models.CharField(max_length=40, blank=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_series"
+    )
+    public = models.BooleanField(default=True)
+    points_scale = models.JSONField(
+        default=default_points_scale,
+        help_text="Series points by final place in a leg, best first; places beyond score 0.",
+    )
+    best_of = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(100)],
+        help_text="How many of a player's legs count (their best); empty: all.",
+    )
+    qualifiers = models.PositiveSmallIntegerField(default=16, validators=[MaxValueValidator(1000)])
+    final = models.OneToOneField(
+        Event, null=True, blank=True, on_delete=models.SET_NULL, related_name="final_of"
+    )
+    # The final starts from a carried-over score: the series leader at 0, each rank
+    # below `carry_over_step` more penalty points (0: everyone starts level).
+    carry_over_step = models.PositiveSmallIntegerField(
+        default=0, validators=[MaxValueValidator(500)]
+    )
+    prizes = models.JSONField(default=list, blank=True)
+    prize_ties = models.CharField(
+        max_length=8, choices=[(p, p) for p in PRIZE_TIE_POLICIES], default=PRIZE_DRAW
+    )
+    draw_seed = models.BigIntegerField(default=0)
+    standings_version = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name_plural = "series"
+        ordering = ["-season", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(best_of__isnull=True) | Q(best_of__gte=1), name="series_best_of_min"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}".strip()
