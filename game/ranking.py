@@ -358,3 +358,40 @@ def rank_on_closed(
             value = tally.table_points
             tally.table_points_over = value.numerator * (denominator // value.denominator)
     return ordered(format, tallies, {}, chain)
+
+
+def rank_standings(
+    *,
+    format: str,
+    sets: Iterable[SetRecord],
+    entries: Iterable[EntryRecord],
+    closed: Mapping[int, ClosedTally] | None = None,
+    table_points: Sequence[float] = DEFAULT_TABLE_POINTS,
+    advance_per_table: int = 1,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    draw_seed: int = 0,
+    rounds_closed: int | None = None,
+) -> list[Ranked]:
+    """The one entry point a standings rebuild calls: on the closed rounds' tallies when
+    it has them (`closed`, total and table points: `rank_on_closed`, whose result is the
+    same as `rank`'s over every set), else from every set (`rank`)."""
+    if closed is not None:
+        return rank_on_closed(
+            format=format,
+            closed=closed,
+            sets=sets,
+            entries=entries,
+            table_points=table_points,
+            tiebreaks=tiebreaks,
+            draw_seed=draw_seed,
+        )
+    return rank(
+        format=format,
+        sets=sets,
+        entries=entries,
+        table_points=table_points,
+        advance_per_table=advance_per_table,
+        tiebreaks=tiebreaks,
+        draw_seed=draw_seed,
+        rounds_closed=rounds_closed,
+    )

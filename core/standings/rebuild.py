@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from django.db.models import Count, F, Q, Sum
 
 from core.caching import ProcessCopies
-from core.standings.selectors import incomplete_notes
+from core.standings.stored import incomplete_notes
 from game import ranking
 from scoring.models import Hand, HandScore, Standing
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Round, Seat

@@ -4,7 +4,6 @@ What a rebuild reads is in `core.standings.rebuild`."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.caching import versioned, versioned_key
@@ -64,26 +63,6 @@ class IncompleteSet:
             f"round {self.round}, table {self.table}: {self.played} of {self.hands} hands "
             f"({self.reason})"
         )
-
-
-def incomplete_note(record: ranking.SetRecord, hands: int) -> dict:
-    """An incomplete set as a standing stores it (`Standing.incomplete`)."""
-    return {
-        "round": record.round,
-        "table": record.table,
-        "played": hands - record.hands_missing,
-        "hands": hands,
-        "why": record.why,
-    }
-
-
-def incomplete_notes(sets: Iterable[ranking.SetRecord], hands: int) -> dict[int, list[dict]]:
-    """entry -> a note for each of its incomplete sets among `sets`, by round."""
-    notes: dict[int, list[dict]] = {}
-    for record in sorted(sets, key=lambda r: r.round):
-        if record.incomplete:
-            notes.setdefault(record.entry, []).append(incomplete_note(record, hands))
-    return notes
 
 
 @dataclass(frozen=True)

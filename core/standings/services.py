@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
-from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import F
@@ -25,7 +24,13 @@ from core import background, derived
 from core.caching import announce_version
 from core.hands import set_totals
 from core.standings import rebuild as read
-from core.standings.selectors import incomplete_notes
+from core.standings.stored import (
+    WRITTEN,
+    StoredRow,
+    incomplete_notes,
+    merged_notes,
+    stored_row,
+)
 from game import ranking
 from scoring.models import Standing
 from tournaments.models import Event
@@ -113,108 +118,71 @@ def rebuild(
     if round_ is None:
         derived.built(background.STANDINGS, event.pk, changes)
         return event.standings_version
+    in_full = full or round_number is not None or not set_totals.is_kept(event.pk)
+    sets, base = read_sets(event, round_, in_full=in_full)
     closed = read.latest_closed(event, up_to=round_.number)
-    base = None  # the closed rounds' cumulative figures, when ranking on top of them
-    if full or round_number is not None or not set_totals.is_kept(event.pk):
-        # The tables in play locked (after the event, as every writer orders them): a
-        # hand saved between this read and the totals written from it would otherwise
-        # have its table's kept totals overwritten by the older sums.
-        set_totals.lock_tables_in_play(event.pk)
-        scored = read.scored_totals(event=event)
-        set_totals.rebuild(event.pk, scored)
-        sets = read.set_records(event, up_to=round_.number, scored=scored)
-    else:
-        signature, closed_sets, sets = read.kept_set_records(event, up_to=round_.number)
-        if event.format == "knockout":  # its cuts need every round's tables
-            sets = [*closed_sets, *sets]
-        else:  # the closed rounds' figures added up once; only the round in play ranked
-            base = read.closed_base(event, signature, closed_sets)
-    notes: dict[int, list[dict]] = {}
-    if base is not None:
-        notes = {entry: list(kept) for entry, kept in base.notes.items()}
-    for entry, live in incomplete_notes(sets, event.rules.hand_count).items():
-        notes.setdefault(entry, []).extend(live)
-    if base is not None:
-        for entry_notes in notes.values():
-            entry_notes.sort(key=lambda note: note["round"])
-        ranked = ranking.rank_on_closed(
-            format=event.format,
-            closed=base.tallies,
-            sets=sets,
-            entries=read.entry_records(event),
-            table_points=event.table_points,
-            tiebreaks=event.tiebreaks,
-            draw_seed=event.draw_seed,
-        )
-    else:
-        ranked = ranking.rank(
-            format=event.format,
-            sets=sets,
-            entries=read.entry_records(event),
-            table_points=event.table_points,
-            advance_per_table=event.advance_per_table,
-            tiebreaks=event.tiebreaks,
-            draw_seed=event.draw_seed,
-            rounds_closed=closed.number if closed else 0,
-        )
+    ranked = ranking.rank_standings(
+        format=event.format,
+        sets=sets,
+        entries=read.entry_records(event),
+        closed=base.tallies if base else None,
+        table_points=event.table_points,
+        advance_per_table=event.advance_per_table,
+        tiebreaks=event.tiebreaks,
+        draw_seed=event.draw_seed,
+        rounds_closed=closed.number if closed else 0,
+    )
+    live_notes = incomplete_notes(sets, event.rules.hand_count)
+    notes = merged_notes(base.notes if base else None, live_notes)
     previous = read.ranks_after(event, round_.number - 1)
+    version = event.standings_version + 1
     write_changed(
         event,
         round_,
         {
-            r.entry: (
-                r.rank,
-                r.points,
-                as_stored(r.table_points),
-                r.sets_played,
-                r.sets_incomplete,
+            r.entry: stored_row(
+                r,
                 notes.get(r.entry, []),
-                r.hands_won,
-                r.penalty_points,
-                r.best_set,
-                r.status,
-                previous[r.entry] - r.rank if r.entry in previous else None,
-                [list(pair) for pair in r.tiebreaks],
+                movement=previous[r.entry] - r.rank if r.entry in previous else None,
             )
             for r in ranked
         },
-        version=event.standings_version + 1,
+        version=version,
     )
     Event.objects.filter(pk=event.pk).update(standings_version=F("standings_version") + 1)
     derived.built(background.STANDINGS, event.pk, changes)
     if event.series_id is not None:  # a leg's places move its series' standings
         derived.changed(background.SERIES_STANDINGS, event.series_id, countdown=COLLAPSE_SECONDS)
-    announce_version(event, event.standings_version + 1)  # live pages see it once committed
-    return event.standings_version + 1
+    announce_version(event, version)  # live pages see it once committed
+    return version
 
 
-# What a standing stores and compares: every column a rebuild writes.
-WRITTEN = (
-    "rank",
-    "points",
-    "table_points",
-    "sets_played",
-    "sets_incomplete",
-    "incomplete",
-    "hands_won",
-    "penalty_points",
-    "best_set",
-    "status",
-    "movement",
-    "tiebreaks",
-)
-CENTS = Decimal("0.01")
+def read_sets(
+    event: Event, round_, *, in_full: bool
+) -> tuple[list[ranking.SetRecord], read.ClosedBase | None]:
+    """The sets to rank up to `round_`, and the closed rounds' figures to rank them on
+    when only the rounds in play are read (None: `sets` holds every round's).
 
-
-def as_stored(value: float) -> Decimal:
-    """Placement points as the database keeps them (two decimals)."""
-    return Decimal(repr(float(value))).quantize(CENTS)
+    In full: every hand score added up again, and the kept set totals written from
+    them, with the tables in play locked (after the event, as every writer orders
+    them) so that a hand saved meanwhile cannot have its totals overwritten by older
+    sums. Otherwise from the kept totals, the closed rounds' added up once per process
+    (a knockout ranks every round's tables: its cuts need them)."""
+    if in_full:
+        set_totals.lock_tables_in_play(event.pk)
+        scored = read.scored_totals(event=event)
+        set_totals.rebuild(event.pk, scored)
+        return read.set_records(event, up_to=round_.number, scored=scored), None
+    signature, closed_sets, sets = read.kept_set_records(event, up_to=round_.number)
+    if event.format == "knockout":
+        return [*closed_sets, *sets], None
+    return sets, read.closed_base(event, signature, closed_sets)
 
 
 def write_changed(
-    event: Event, round_, wanted: dict[int, tuple], *, version: int | None = None
+    event: Event, round_, wanted: dict[int, StoredRow], *, version: int | None = None
 ) -> int:
-    """Bring the round's stored standings to `wanted` (entry -> the WRITTEN values),
+    """Bring the round's stored standings to `wanted` (entry -> its StoredRow),
     writing only the rows that differ (after one hand, the players at its table and
     those they passed): compared as plain values, the changed rows deleted and written
     again in bulk, 3 queries at most. With `version` (the standings version this

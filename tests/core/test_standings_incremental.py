@@ -15,7 +15,7 @@ from core import services
 from core.errors import ServiceError
 from core.hands import set_totals
 from core.standings.rebuild import scored_totals
-from core.standings.services import WRITTEN
+from core.standings.stored import WRITTEN
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import SetTotal, Standing
 from tests.fixtures import make_entries, make_event, make_round
