@@ -21,7 +21,7 @@ from core.archive import ArchiveError
 from core.common import full_clean_or_raise
 from core.errors import ServiceError, StateConflict
 from core.events.services import EVENT_FIELDS, check_settings
-from core.hands.services import check_stored_hand
+from core.hands.stored import check_stored_hand
 from core.rounds.selectors import round_progress
 from core.rounds.services import check_can_finish, check_table_sizes
 from core.seating.services import check_quality

@@ -155,62 +155,6 @@ def new_state(scored: rules.ScoredHand, seats: dict[int, Seat]) -> tuple:
     return hand_state(scored.outcome, scored.went_out, scored.down_and_out, scores, penalties)
 
 
-def entry_of(hand: Hand) -> rules.HandEntry:
-    """What a director would have typed for a stored hand (scores and penalties with
-    their seats loaded): every seat's points or cards, and each penalty as charged."""
-    if hand.outcome == Hand.Outcome.REDEAL:
-        return rules.HandEntry(redeal=True)
-    return rules.HandEntry(
-        went_out=hand.went_out.position if hand.went_out else None,
-        down_and_out=hand.down_and_out,
-        scores=tuple(
-            rules.SeatEntry(seat=s.seat.position, cards=s.cards)
-            if s.cards
-            else rules.SeatEntry(seat=s.seat.position, points=s.card_points)
-            for s in hand.scores.all()
-        ),
-        penalties=tuple(
-            rules.PenaltyEntry(
-                seat=p.seat.position,
-                kind=p.kind,
-                extra_calls=p.extra_calls or None,
-                points=p.points,
-            )
-            for p in hand.penalties.all()
-        ),
-    )
-
-
-def check_stored_hand(hand: Hand, seats: dict[int, Seat]) -> None:
-    """Check a hand written by other means than `record_hand` (an imported archive)
-    exactly as `record_hand` would have: the rules engine scores what it says, and its
-    stored rows must be what that gives. `seats` are the seats playing it, by position;
-    the hand's event, scores, penalties and seats are loaded."""
-    event = hand.table.round.event
-    try:
-        scored = rules.score_hand(
-            ruleset=event.rules,
-            deck=event.deck,
-            number=hand.number,
-            seats=sorted(seats),
-            entry=entry_of(hand),
-            table_rules=event.table_rules,
-        )
-    except rules.HandInvalid as invalid:
-        raise HandRejected(invalid) from invalid
-    if (hand.contract, hand.cards_dealt) != (scored.contract, scored.cards_dealt):
-        raise InvalidInput(
-            f"hand {hand.number} is {scored.contract} with {scored.cards_dealt} cards, "
-            f"not {hand.contract} with {hand.cards_dealt}",
-            field="hands",
-        )
-    if stored_state(hand) != new_state(scored, seats):
-        raise InvalidInput(
-            "its scores are not what the rules give for the points and penalties it holds",
-            field="scores",
-        )
-
-
 def cards_text(result: rules.SeatResult) -> str:
     return " ".join(str(card) for card in result.cards) if result.cards is not None else ""
 
@@ -326,22 +270,20 @@ def record_hand(
 
     attempts = attempts_of(table, number)
     version = check_version(attempts, expected_version)
-    if event.table_entry == Event.TableEntry.PLAYERS:
-        # Elsewhere none is open: they are overruled when the directors take entry over.
-        overrule_proposals(table, number, by)
-    touch_table(table)
     latest = attempts[-1] if attempts else None
     if latest is not None and stored_state(latest) == new_state(scored, seats):
         is_resend = scored.outcome == "scored" or expected_version is None
         if is_resend:
+            hand_changed(table, number, by=by, seat_ids=None)
             view = view_of(latest, *score_rows(latest, scored, seats), version, len(attempts))
             return Recorded(hand=latest, changed=False, view=view, seats=tuple(at_table))
 
     if latest is not None and latest.outcome == Hand.Outcome.SCORED:
-        hand = latest  # a correction replaces the scored attempt in place
+        hand = latest  # a correction replaces the scored attempt in place, rows and all
+        stored = StoredRows(scores=list(hand.scores.all()), penalties=list(hand.penalties.all()))
     else:
         hand = Hand(table=table, number=number, attempt=len(attempts) + 1)
-        hand._new_attempt = True  # no rows of its own yet: write_rows need not look
+        stored = StoredRows(scores=[], penalties=[])  # a new attempt has no rows yet
     hand.contract = scored.contract
     hand.cards_dealt = scored.cards_dealt
     hand.outcome = scored.outcome
@@ -350,12 +292,30 @@ def record_hand(
     hand.version = version + 1
     hand.recorded_by = by if by is not None and by.is_authenticated else None
     with_history_user(hand, by, reason).save()
-    touched, scores, penalties = write_rows(hand, scored, seats, by, reason)
-    set_totals.keep(event_id=event.pk, table_id=table.pk, seat_ids=touched)
-    queue_standings_refresh(event)
-    deals = len(attempts) + (1 if getattr(hand, "_new_attempt", False) else 0)
+    touched, scores, penalties = write_rows(hand, scored, seats, stored, by, reason)
+    hand_changed(table, number, by=by, seat_ids=touched)
+    deals = max(len(attempts), hand.attempt)
     view = view_of(hand, scores, penalties, hand.version, deals)
     return Recorded(hand=hand, changed=True, view=view, seats=tuple(at_table))
+
+
+def hand_changed(
+    table: Table, number: int, *, by: AbstractBaseUser | None, seat_ids: set[int] | None
+) -> None:
+    """What follows a hand changed at `table` (recorded, corrected, restored or
+    deleted; the table with its round and event, under its row lock): the players'
+    entries still open for it are overruled (what a director records wins), the
+    table's players' entry page follows once committed, and, when rows changed
+    (`seat_ids`: the seats whose scores were written or removed; None when nothing was),
+    the seats' set totals are added up again and the standings rebuilt once committed."""
+    event = table.round.event
+    if event.table_entry == Event.TableEntry.PLAYERS:
+        # Elsewhere none is open: they are overruled when the directors take entry over.
+        overrule_proposals(table, number, by)
+    touch_table(table)
+    if seat_ids is not None:
+        set_totals.keep(event_id=event.pk, table_id=table.pk, seat_ids=seat_ids)
+        queue_standings_refresh(event)
 
 
 def too_few_left(table: Table, number: int, seats: list[Seat]) -> str:
@@ -429,43 +389,30 @@ def sync_rows(
         )
 
 
+@dataclass(frozen=True)
+class StoredRows:
+    """The score and penalty rows a hand has before a save (with their seats loaded)."""
+
+    scores: list[HandScore]
+    penalties: list[Penalty]
+
+
 def write_rows(
     hand: Hand,
     scored: rules.ScoredHand,
     seats: dict[int, Seat],
+    stored: StoredRows,
     by: AbstractBaseUser | None,
     reason: str | None = None,
 ) -> tuple[set[int], list[HandScore], list[Penalty]]:
-    """Write the hand's score and penalty rows; return the seats whose scores in it
-    were written or removed (their set totals change), and the rows it now has."""
+    """Bring the hand's score and penalty rows from `stored` to what `scored` says;
+    return the seats whose scores in it were written or removed (their set totals
+    change), and the rows it now has."""
     scores, penalties = score_rows(hand, scored, seats)
-    # A stored attempt comes with its rows (`attempts_of`); a new one has none.
-    stored = getattr(hand, "_prefetched_objects_cache", None) is not None
-    new = getattr(hand, "_new_attempt", False)
-    existing = {
-        s.seat.position: s
-        for s in (
-            () if new else hand.scores.all() if stored else hand.scores.select_related("seat")
-        )
-    }
+    existing = {s.seat.position: s for s in stored.scores}
+    sync_rows(existing, {s.seat.position: s for s in scores}, SCORE_FIELDS, by, reason)
     sync_rows(
-        existing,
-        {s.seat.position: s for s in scores},
-        SCORE_FIELDS,
-        by,
-        reason,
-    )
-    sync_rows(
-        {
-            (p.seat.position, p.kind): p
-            for p in (
-                ()
-                if new
-                else hand.penalties.all()
-                if stored
-                else hand.penalties.select_related("seat")
-            )
-        },
+        {(p.seat.position, p.kind): p for p in stored.penalties},
         {(p.seat.position, p.kind): p for p in penalties},
         PENALTY_FIELDS,
         by,
@@ -487,15 +434,11 @@ def delete_hand(
     table = lock_table_for_write(table)
     attempts = attempts_of(table, number)
     check_version(attempts, expected_version)
-    overrule_proposals(table, number, by)
-    touch_table(table)
     touched: set[int] = set()
     for hand in attempts:
         for row in [*hand.scores.all(), *hand.penalties.all()]:
             touched.add(row.seat_id)
             with_history_user(row, by).delete()
         with_history_user(hand, by).delete()
-    if attempts:
-        set_totals.keep(event_id=table.round.event_id, table_id=table.pk, seat_ids=touched)
-        queue_standings_refresh(table.round.event)
+    hand_changed(table, number, by=by, seat_ids=touched if attempts else None)
     return len(attempts)

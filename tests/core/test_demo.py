@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 from django.core.management import CommandError, call_command
 
-from core.hands.services import check_stored_hand
+from core.hands.stored import check_stored_hand
 from game.seating import table_sizes
 from scoring.models import Hand, HandScore
 from tournaments.models import Event, Round, Seat
