@@ -73,7 +73,9 @@ def table_url(base_url: str, event: Event, round_number: int, table_number: int)
     return base_url.rstrip("/") + table_path(event, round_number, table_number)
 
 
-def entry_url(base_url: str, event: Event, round_number: int, table_number: int, code: str) -> str:
+def table_entry_url(
+    base_url: str, event: Event, round_number: int, table_number: int, code: str
+) -> str:
     """The table's entry page for players, with a player's code filled in."""
     kwargs = {"slug": event.slug, "number": round_number, "table": table_number}
     try:

@@ -10,6 +10,16 @@ a director's change and a rebuild running beside it never deadlock."""
 from __future__ import annotations
 
 from core.common import full_clean_or_raise, with_history_user
+from core.entries.event_day import (
+    add_extra_round,
+    add_late_player,
+    record_check_in,
+    set_day_options,
+    set_up_event,
+    substitute_entry,
+)
+from core.entries.leaving import set_leave_point
+from core.entries.services import create_player, register_entry, withdraw_entry
 from core.events.services import (
     EVENT_FIELDS,
     check_event,
@@ -28,16 +38,6 @@ from core.hands.services import (
     score_rows,
 )
 from core.ratings.services import queue_ratings_refresh, refresh_ratings
-from core.registrations.event_day import (
-    add_extra_round,
-    add_late_player,
-    record_check_in,
-    set_day_options,
-    set_up_event,
-    substitute_entry,
-)
-from core.registrations.leaving import set_leave_point
-from core.registrations.services import create_player, register_entry, withdraw_entry
 from core.rounds.services import (
     check_can_finish,
     check_can_reopen,

@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from core import selectors, services
 from core.selectors import TableProgress
-from director import entries
+from director import table_entry
 from director.common import asked, director_event, director_round, refusal
 from director.forms import LeavePointForm, StartRoundForm, TableJumpForm, WithdrawForm
 from director.screens import panel as screens_panel
@@ -194,7 +194,7 @@ def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) 
         "dash": dashboard,
         "start_form": StartRoundForm(event=event),
         "jump_form": TableJumpForm(),
-        "entries": entries.panel(event, dashboard.current),
+        "entries": table_entry.panel(event, dashboard.current),
         "screens": screens_panel(event, dashboard.current),
         "withdraw_form": WithdrawForm(event=event),
         "leave_form": LeavePointForm(event=event),

@@ -33,7 +33,7 @@ from core.hands.sheet_form import (
 )
 from core.selectors import TableSheet
 from director.common import director_table, is_htmx, read_only_reason
-from director.entries import open_entries
+from director.table_entry import open_proposals
 from game import rules
 from tournaments.models import Round, Table
 
@@ -318,7 +318,7 @@ def page_context(sheet: Sheet) -> dict[str, Any]:
 @login_required
 def table_sheet(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     sheet = build_sheet(director_table(request, slug, number, table))
-    context = {**page_context(sheet), "waiting": open_entries(sheet.table)}
+    context = {**page_context(sheet), "waiting": open_proposals(sheet.table)}
     return render(request, "director/sheet.html", context)
 
 

@@ -8,7 +8,6 @@ from director import (
     archive,
     dashboard,
     day,
-    entries,
     new_event,
     players,
     restore,
@@ -16,6 +15,7 @@ from director import (
     screens,
     sheet,
     site,
+    table_entry,
 )
 
 app_name = "director"
@@ -32,7 +32,7 @@ urlpatterns = [
     path("<slug:slug>/", dashboard.event_dashboard, name="event"),
     path("<slug:slug>/archive.json", archive.export_archive, name="archive-export"),
     path("<slug:slug>/rounds/start/", rounds.start_round, name="round-start"),
-    path("<slug:slug>/table-entry/", entries.set_table_entry, name="table-entry"),
+    path("<slug:slug>/table-entry/", table_entry.set_table_entry, name="table-entry"),
     path("<slug:slug>/finish/", rounds.finish_event, name="event-finish"),
     path("<slug:slug>/withdraw/", players.withdraw_player, name="withdraw"),
     path("<slug:slug>/leave-point/", players.change_leave_point, name="leave-point"),
@@ -50,8 +50,8 @@ urlpatterns = [
     path(ROUND + "swap/", rounds.swap_players, name="round-swap"),
     path(ROUND + "move/", rounds.move_player, name="round-move"),
     path(ROUND + "go/", dashboard.table_jump, name="table-jump"),
-    path(ROUND + "entries/", entries.entries_panel, name="round-entries"),
-    path(ROUND + "codes/", entries.round_codes, name="round-codes"),
+    path(ROUND + "proposals/", table_entry.proposals_panel, name="round-proposals"),
+    path(ROUND + "codes/", table_entry.round_codes, name="round-codes"),
     path(ROUND + "clock/", screens.clock_action, name="round-clock"),
     path("<slug:slug>/announcements/", screens.post_announcement, name="announce"),
     path("<slug:slug>/time-rule/", screens.time_rule, name="time-rule"),

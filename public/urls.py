@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from public import entry, ratings, series, views
+from public import ratings, series, table_entry, views
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
@@ -24,13 +24,13 @@ urlpatterns = [
     path(round_ + "live/", views.round_live, name="public-round-live"),
     path(table, views.table_page, name="public-table"),
     path(table + "live/", views.table_live, name="public-table-live"),
-    path(event + "enter/", entry.find_table, name="public-enter"),
-    path(table + "enter/", entry.table_entry, name="public-table-entry"),
-    path(table + "enter/live/", entry.entry_live, name="public-table-entry-live"),
-    path(table + "enter/leave/", entry.leave, name="public-table-entry-leave"),
-    path(hand, entry.propose, name="public-entry-propose"),
-    path(hand + "confirm/", entry.confirm, name="public-entry-confirm"),
-    path(hand + "dispute/", entry.dispute, name="public-entry-dispute"),
+    path(event + "enter/", table_entry.find_table, name="public-enter"),
+    path(table + "enter/", table_entry.table_page, name="public-table-entry"),
+    path(table + "enter/live/", table_entry.table_live, name="public-table-entry-live"),
+    path(table + "enter/leave/", table_entry.leave, name="public-table-entry-leave"),
+    path(hand, table_entry.propose, name="public-table-entry-propose"),
+    path(hand + "confirm/", table_entry.confirm, name="public-table-entry-confirm"),
+    path(hand + "dispute/", table_entry.dispute, name="public-table-entry-dispute"),
     path("players/<int:player_id>/", views.player, name="public-player"),
     path("series/<slug:slug>/", series.series_page, name="public-series"),
     path(

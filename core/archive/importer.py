@@ -44,10 +44,10 @@ from core.archive import (
     upgrade,
 )
 from core.archive.verify import check_event_settings, verify_event
+from core.entries.services import create_player
 from core.errors import ServiceError
 from core.events.services import RESERVED_SLUGS
 from core.ratings.services import queue_ratings_refresh
-from core.registrations.services import create_player
 from game.rulesets import check_house
 from tournaments.models import Event, HouseRuleset, Player
 

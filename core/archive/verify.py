@@ -129,7 +129,7 @@ def check_seats(event: Event, table: Table) -> None:
 
 
 def check_table_end(table: Table, seats: list[Seat], hand_count: int) -> None:
-    """The table's early end as `core.registrations.leaving` keeps it: after the hand before
+    """The table's early end as `core.entries.leaving` keeps it: after the hand before
     the first one fewer than three players would play (`game.sets.ends_after`), or none
     when at least three play every hand of the set."""
     where = f"round {table.round.number}, table {table.number}"

@@ -14,7 +14,7 @@ from django.db import transaction
 from core.common import full_clean_or_raise, with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.hands.selectors import event_has_hands
-from core.hands.services import overrule_open_entries
+from core.hands.services import overrule_open_proposals
 from core.ratings.services import queue_ratings_refresh
 from core.rounds.services import check_can_finish
 from core.screens.services import screens_changed
@@ -314,7 +314,7 @@ def update_event(
     event = check_update(event, data)
     with_history_user(event, by).save()
     if directors_take_over:
-        overrule_open_entries(event, by)
+        overrule_open_proposals(event, by)
     screens_changed(event)  # the name, the time rule... on pages already cached
     event.refresh_from_db(fields=["screen_version"])
     if finishing or reranked:

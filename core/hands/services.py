@@ -215,7 +215,7 @@ def overrule_proposals(table: Table, number: int, by: AbstractBaseUser | None) -
         with_history_user(proposal, by, "overruled by a director's entry").save()
 
 
-def overrule_open_entries(event: Event, by: AbstractBaseUser | None) -> None:
+def overrule_open_proposals(event: Event, by: AbstractBaseUser | None) -> None:
     """The directors take the entry over (the event's `table_entry` set to directors):
     the players' entries still open are overruled, kept with their history, and the
     players' pages of their tables follow."""

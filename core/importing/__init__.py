@@ -19,6 +19,7 @@ from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Lower
 
+from core.entries.services import create_player, register_entry
 from core.errors import InvalidInput, ServiceError
 from core.events.access import User
 from core.events.selectors import visible_players
@@ -33,7 +34,6 @@ from core.importing.reading import (
     parse_row,
     read_rows,
 )
-from core.registrations.services import create_player, register_entry
 from tournaments.models import Entry, Event, Player
 
 __all__ = ["MAX_BYTES", "NEW", "apply_import", "build_preview", "parse_choice", "preview_import"]

@@ -25,11 +25,11 @@ from django.db.models import F, Q
 
 from core import background, derived
 from core.common import full_clean_or_raise, with_history_user
+from core.entries.services import register_entry
 from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
 from core.events.access import can_direct, visible_events
 from core.ratings import selectors as rating_reads
 from core.ratings import services as ratings
-from core.registrations.services import register_entry
 from core.screens.services import screens_changed
 from core.series import selectors as read
 from core.standings.services import queue_standings_refresh

@@ -16,11 +16,11 @@ from core.pdf import (
     MARGIN,
     QRCode,
     document,
-    entry_url,
     find_table_url,
     markup,
     paper_size,
     style,
+    table_entry_url,
 )
 from core.table_entry.codes import shown
 from core.table_entry.selectors import round_codes
@@ -101,7 +101,7 @@ def slip(
     event: Event, round_: Round, table: int, seat, base_url: str, width: float, height: float
 ) -> Table:
     qr_size = min(28 * mm, height - 8 * mm)
-    url = entry_url(base_url, event, round_.number, table, seat.code)
+    url = table_entry_url(base_url, event, round_.number, table, seat.code)
     typed = find_table_url(base_url, event)
     text = [
         Paragraph(markup(f"{event.name} · Round {round_.number}"), SLIP_EVENT),

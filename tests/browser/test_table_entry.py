@@ -34,14 +34,14 @@ def kingston():
     return event, codes_of(round_)
 
 
-def entry_url(live_server) -> str:
+def table_entry_url(live_server) -> str:
     return f"{live_server.url}/events/kingston/rounds/1/tables/1/enter/"
 
 
 def phone(new_page, live_server, code: str):
     """A player's phone, opened from the QR code on their slip."""
     page = new_page(*PHONE)
-    page.goto(f"{entry_url(live_server)}?code={code}")
+    page.goto(f"{table_entry_url(live_server)}?code={code}")
     expect(page.locator("#who")).to_contain_text("You are seat")
     return page
 
@@ -135,5 +135,5 @@ def test_a_disputed_hand_reaches_the_director_whose_correction_wins(
     director.goto(live_server.url + "/director/kingston/rounds/1/")
     expect(director.locator("#table-entries")).to_contain_text("0 disputed")
     # A player can no longer enter the hand: the page shows it recorded instead.
-    andre.goto(entry_url(live_server) + "?hand=1")
+    andre.goto(table_entry_url(live_server) + "?hand=1")
     expect(andre.locator("#recorded")).to_contain_text("Hand 1 is already recorded")

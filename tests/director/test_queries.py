@@ -43,7 +43,7 @@ def counts(tables: int, filled: int, tag: str) -> tuple[int, int, int, int]:
         assert client.post(w.hand_url(1), data, **HTMX).status_code == 200
     with CaptureQueriesContext(connection) as dashboard:
         assert client.get(w.url()).status_code == 200
-    panel = reverse("director:round-entries", args=[w.event.slug, w.round.number])
+    panel = reverse("director:round-proposals", args=[w.event.slug, w.round.number])
     with CaptureQueriesContext(connection) as entries:  # the players' entries, polled
         assert client.get(panel).status_code == 200
     return len(sheet), len(save), len(dashboard), len(entries)

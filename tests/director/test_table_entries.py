@@ -60,14 +60,14 @@ def test_the_dashboard_shows_each_tables_entries(busy):
 def test_the_panel_follows_by_itself(busy, codes):
     director = signed_in(busy.alice)
     panel = Page(director.get(busy.url("rounds/1/")).content).attrs("table-entries")
-    assert panel["hx-get"] == busy.url("rounds/1/entries/") and "every" in panel["hx-trigger"]
+    assert panel["hx-get"] == busy.url("rounds/1/proposals/") and "every" in panel["hx-trigger"]
     enter(busy, codes, seat=3, number=1, table=2)
     fresh = Page(director.get(panel["hx-get"]).content)
     assert fresh.attrs("entries-2")["data-pending"] == "1"
 
 
 def test_only_the_events_directors_see_the_panel(busy):
-    assert signed_in(busy.bob).get(busy.url("rounds/1/entries/")).status_code == 404
+    assert signed_in(busy.bob).get(busy.url("rounds/1/proposals/")).status_code == 404
 
 
 def test_a_disputed_hand_opens_on_the_sheet_with_both_versions(busy):

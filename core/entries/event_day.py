@@ -10,9 +10,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.common import with_history_user
+from core.entries.services import create_player, register_entry
 from core.errors import InvalidInput, StateConflict
 from core.events.services import create_event, update_event
-from core.registrations.services import create_player, register_entry
 from core.screens.services import screens_changed
 from core.seating.services import refresh_quality, reseat_draft_after_entry_change
 from core.standings.services import queue_standings_refresh

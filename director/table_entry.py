@@ -38,7 +38,7 @@ def panel(event: Event, round_: Round | None) -> dict[str, Any] | None:
         "any": any(counts.values()),
         "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
         "setting": TableEntryForm(initial={"table_entry": event.table_entry}),
-        "poll_url": reverse("director:round-entries", args=[event.slug, round_.number]),
+        "poll_url": reverse("director:round-proposals", args=[event.slug, round_.number]),
         "poll_seconds": POLL_SECONDS,
     }
 
@@ -67,15 +67,15 @@ def set_table_entry(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_safe
-def entries_panel(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def proposals_panel(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The dashboard's panel again (it polls this)."""
     round_ = director_round(request, slug, number)
     event = round_.event
     context = {"event": event, "entries": panel(event, round_)}
-    return render(request, "director/_entries_live.html", context)
+    return render(request, "director/_table_entry_live.html", context)
 
 
-def open_entries(table) -> list[dict[str, Any]]:
+def open_proposals(table) -> list[dict[str, Any]]:
     """The entries still open at `table`, each version with what posting it as the
     sheet's row takes (the fields HandRowForm reads, and the version it was made on)."""
     return [

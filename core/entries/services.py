@@ -8,8 +8,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.common import full_clean_or_raise, with_history_user
+from core.entries.leaving import leave_table, rejoin_table, set_leave_point
 from core.errors import InvalidInput, StateConflict
-from core.registrations.leaving import leave_table, rejoin_table, set_leave_point
 from core.screens.services import screens_changed
 from core.seating.services import reseat_draft_after_entry_change
 from core.standings.services import queue_standings_refresh
@@ -85,7 +85,7 @@ def withdraw_entry(
     In a round in play they leave their table after hand `left_after_hand` (by default
     the last hand entered there): hands up to it take their score, later hands are
     played without them, and their set is incomplete. A table left with fewer than
-    three players closes after that hand (`core.registrations.leaving`). Withdrawing again
+    three players closes after that hand (`core.entries.leaving`). Withdrawing again
     with a leave point changes it.
     """
     # The event first, then the entry: the order a standings rebuild takes them in.

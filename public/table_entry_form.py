@@ -30,7 +30,7 @@ class SeatBox:
 
 
 @dataclass
-class EntryForm:
+class ProposalForm:
     """A hand as the player types it: the boxes of the seats that play it, who went
     out, down and out, redeal, penalties; with what is wrong, after a refusal."""
 
@@ -49,17 +49,17 @@ class EntryForm:
         return {p.field for p in self.problems}
 
 
-def blank_form(table: Table, hand: int) -> EntryForm:
+def blank_form(table: Table, hand: int) -> ProposalForm:
     spec = table.round.event.rules.hand(hand)
     boxes = [
         SeatBox(seat.position, seat.entry.player.name)
         for seat in Seat.objects.filter(table=table).select_related("entry__player")
         if seat.plays_hand(hand)
     ]
-    return EntryForm(hand, spec.contract, spec.cards_dealt, sorted(boxes, key=lambda b: b.seat))
+    return ProposalForm(hand, spec.contract, spec.cards_dealt, sorted(boxes, key=lambda b: b.seat))
 
 
-def with_slots(form: EntryForm) -> EntryForm:
+def with_slots(form: ProposalForm) -> ProposalForm:
     numbered = [
         PenaltySlot(i, s.seat, s.kind, s.calls, s.points) for i, s in enumerate(form.penalties, 1)
     ]
@@ -68,13 +68,13 @@ def with_slots(form: EntryForm) -> EntryForm:
     return form
 
 
-def form_from_entry(form: EntryForm, document: dict[str, Any]) -> EntryForm:
+def form_from_proposal(form: ProposalForm, document: dict[str, Any]) -> ProposalForm:
     """The form filled with an entry already made (to correct it)."""
     typed = HandRowForm(row_fields(document), seats=[box.seat for box in form.boxes])
     return typed_form(form, typed, [])
 
 
-def typed_form(form: EntryForm, typed: HandRowForm, problems: list[RowProblem]) -> EntryForm:
+def typed_form(form: ProposalForm, typed: HandRowForm, problems: list[RowProblem]) -> ProposalForm:
     """The form as the player typed it, with what is wrong marked: nothing is lost."""
     bad = {seat for p in problems if p.field == "scores" for seat in p.seats}
     for box in form.boxes:

@@ -29,10 +29,10 @@ from core.hands.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
 from game import rules
-from public.entry_form import (
-    EntryForm,
+from public.table_entry_form import (
+    ProposalForm,
     blank_form,
-    form_from_entry,
+    form_from_proposal,
     typed_form,
     with_slots,
     worded,
@@ -48,13 +48,13 @@ POLL_SECONDS = 3
 # --- finding the table and the player ---------------------------------------------------
 
 
-def entry_table(request: HttpRequest, slug: str, number: int, table: int) -> Table:
+def table_of_code(request: HttpRequest, slug: str, number: int, table: int) -> Table:
     """A table of a public round (404 otherwise, as on the public pages)."""
     event = selectors.public_event(request.user, slug)
     return selectors.public_table(event, number, table)
 
 
-def entry_url(table: Table) -> str:
+def table_entry_url(table: Table) -> str:
     round_ = table.round
     return reverse("public-table-entry", args=[round_.event.slug, round_.number, table.number])
 
@@ -76,7 +76,7 @@ def signed_in(response: HttpResponse, table: Table, code: str) -> HttpResponse:
         codes.normalize(code),
         salt=SALT,
         max_age=COOKIE_AGE,
-        path=entry_url(table),
+        path=table_entry_url(table),
         httponly=True,
         samesite="Lax",
         secure=settings.SESSION_COOKIE_SECURE,
@@ -125,8 +125,8 @@ def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dic
         "waiting": waiting,
         "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
         "why_read_only": read_only_reason(table),
-        "entry_url": entry_url(table),
-        "poll_url": f"{entry_url(table)}live/?s={caching.table_signature(table)}",
+        "entry_url": table_entry_url(table),
+        "poll_url": f"{table_entry_url(table)}live/?s={caching.table_signature(table)}",
         "poll_seconds": POLL_SECONDS,
     }
 
@@ -148,7 +148,7 @@ def render_page(
     *,
     status: int = 200,
     hand: int | None = None,
-    form: EntryForm | None = None,
+    form: ProposalForm | None = None,
     problems: list[RowProblem] | None = None,
     sign_in_error: str = "",
 ) -> HttpResponse:
@@ -159,7 +159,7 @@ def render_page(
         "seat": seat,
         "sign_in_error": sign_in_error,
         "problems": problems or [],
-        "entry_url": entry_url(table),
+        "entry_url": table_entry_url(table),
     }
     if seat is not None:
         region = region_context(request, table, seat)
@@ -169,7 +169,7 @@ def render_page(
         if form is None and number is not None:
             form = blank_form(table, number)
             if waiting is not None:
-                form = form_from_entry(form, waiting.entry)
+                form = form_from_proposal(form, waiting.entry)
         context["form"] = with_slots(form) if form is not None else None
         context["form_waiting"] = waiting
         context["recorded"] = recorded_row(region["sheet"], number)
@@ -180,7 +180,7 @@ def render_page(
             kinds.append(rules.CHALLENGE)
         context["penalty_kinds"] = [(kind, PENALTY_LABELS[kind]) for kind in kinds]
         context["down_and_out_allowed"] = ruleset.down_and_out_allowed
-    return render(request, "public/entry.html", context, status=status)
+    return render(request, "public/table_entry.html", context, status=status)
 
 
 def recorded_row(sheet, number: int | None) -> dict[str, Any] | None:
@@ -218,10 +218,10 @@ def refused(
 
 @require_http_methods(["GET", "POST"])
 @never_cache
-def table_entry(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+def table_page(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """GET: the page (the code form until the player gives theirs; `?code=` from the QR
     code gives it). POST: the player gives their code."""
-    found = entry_table(request, slug, number, table)
+    found = table_of_code(request, slug, number, table)
     typed = request.POST.get("code") if request.method == "POST" else request.GET.get("code")
     if typed is not None:
         try:
@@ -231,7 +231,7 @@ def table_entry(request: HttpRequest, slug: str, number: int, table: int) -> Htt
             return render_page(
                 request, found, None, status=error.status_code, sign_in_error=message
             )
-        return signed_in(redirect(entry_url(found)), found, typed)
+        return signed_in(redirect(table_entry_url(found)), found, typed)
     hand = request.GET.get("hand", "")
     chosen = int(hand) if hand.isascii() and hand.isdigit() and len(hand) < 3 else None
     return render_page(request, found, remembered(request, found), hand=chosen)
@@ -239,12 +239,12 @@ def table_entry(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 
 @require_safe
 @never_cache
-def entry_live(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+def table_live(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """The live region again, or 204 while nothing it shows changed."""
     shown = request.GET.get("s", "")
     if shown and shown == caching.table_signature_cached(slug, number, table):
         return HttpResponse(status=204)
-    found = entry_table(request, slug, number, table)
+    found = table_of_code(request, slug, number, table)
     if shown == caching.table_signature(found):
         return HttpResponse(status=204)
     seat = remembered(request, found)
@@ -253,14 +253,14 @@ def entry_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
         response["HX-Refresh"] = "true"
         return response
     context = {**region_context(request, found, seat), "oob": True}
-    html = render_to_string("public/_entry_region.html", context, request=request)
-    html += render_to_string("public/_entry_sheet.html", context, request=request)
+    html = render_to_string("public/_table_entry_region.html", context, request=request)
+    html += render_to_string("public/_table_entry_sheet.html", context, request=request)
     return HttpResponse(html)
 
 
 @require_POST
 def propose(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
-    found = entry_table(request, slug, number, table)
+    found = table_of_code(request, slug, number, table)
     check_hand(found, hand)
     typed = HandRowForm(request.POST, seats=selectors.playing_seats(found, hand))
     try:
@@ -271,12 +271,12 @@ def propose(request: HttpRequest, slug: str, number: int, table: int, hand: int)
             request, found, remembered(request, found), status=error.status_code, form=form
         )
     messages.success(request, f"Hand {hand} is entered: another player at the table confirms it.")
-    return redirect(entry_url(found) + "#waiting")
+    return redirect(table_entry_url(found) + "#waiting")
 
 
 @require_POST
 def confirm(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
-    found = entry_table(request, slug, number, table)
+    found = table_of_code(request, slug, number, table)
     check_hand(found, hand)
     try:
         services.confirm_proposal(table=found, number=hand, **player(request))
@@ -286,14 +286,14 @@ def confirm(request: HttpRequest, slug: str, number: int, table: int, hand: int)
             request, found, seat, status=error.status_code, hand=hand, problems=worded(error, None)
         )
     messages.success(request, f"Hand {hand} is recorded.")
-    return redirect(entry_url(found) + "#sheet")
+    return redirect(table_entry_url(found) + "#sheet")
 
 
 @require_POST
 def dispute(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
     """One tap: nothing recorded, the director decides. From the hand form ("dispute,
     with my version"), the player's own version goes with it."""
-    found = entry_table(request, slug, number, table)
+    found = table_of_code(request, slug, number, table)
     check_hand(found, hand)
     typed = None
     if request.POST.get("with_version"):
@@ -312,15 +312,15 @@ def dispute(request: HttpRequest, slug: str, number: int, table: int, hand: int)
             request, found, seat, status=error.status_code, hand=hand, problems=problems
         )
     messages.success(request, f"Hand {hand} is disputed: the director decides it.")
-    return redirect(entry_url(found) + "#waiting")
+    return redirect(table_entry_url(found) + "#waiting")
 
 
 @require_POST
 def leave(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """Forget this browser's code for the table (a shared phone passes to another)."""
-    found = entry_table(request, slug, number, table)
-    response = redirect(entry_url(found))
-    response.delete_cookie(COOKIE, path=entry_url(found))
+    found = table_of_code(request, slug, number, table)
+    response = redirect(table_entry_url(found))
+    response.delete_cookie(COOKIE, path=table_entry_url(found))
     return response
 
 
@@ -336,7 +336,9 @@ def find_table(request: HttpRequest, slug: str) -> HttpResponse:
             seat = services.find_seat(event=event, code=code, client=codes.client_of(request))
         except ServiceError as error:
             context["error"] = first(error)
-            return render(request, "public/entry_find.html", context, status=error.status_code)
+            return render(
+                request, "public/table_entry_find.html", context, status=error.status_code
+            )
         seat.table.round.event = event
-        return signed_in(redirect(entry_url(seat.table)), seat.table, code)
-    return render(request, "public/entry_find.html", context)
+        return signed_in(redirect(table_entry_url(seat.table)), seat.table, code)
+    return render(request, "public/table_entry_find.html", context)
