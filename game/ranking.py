@@ -375,23 +375,14 @@ def rank_standings(
     """The one entry point a standings rebuild calls: on the closed rounds' tallies when
     it has them (`closed`, total and table points: `rank_on_closed`, whose result is the
     same as `rank`'s over every set), else from every set (`rank`)."""
+    shared = {
+        "format": format,
+        "sets": sets,
+        "entries": entries,
+        "table_points": table_points,
+        "tiebreaks": tiebreaks,
+        "draw_seed": draw_seed,
+    }
     if closed is not None:
-        return rank_on_closed(
-            format=format,
-            closed=closed,
-            sets=sets,
-            entries=entries,
-            table_points=table_points,
-            tiebreaks=tiebreaks,
-            draw_seed=draw_seed,
-        )
-    return rank(
-        format=format,
-        sets=sets,
-        entries=entries,
-        table_points=table_points,
-        advance_per_table=advance_per_table,
-        tiebreaks=tiebreaks,
-        draw_seed=draw_seed,
-        rounds_closed=rounds_closed,
-    )
+        return rank_on_closed(closed=closed, **shared)
+    return rank(advance_per_table=advance_per_table, rounds_closed=rounds_closed, **shared)
