@@ -51,6 +51,12 @@ class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
         help_text="the slug of the series the event is a leg of; null: none, or a private "
         "series the reader may not see"
     )
+    draw_commitment = serializers.CharField(
+        read_only=True, help_text="SHA-256 (hex) of the event's secret draw seed"
+    )
+    draw_seed = serializers.SerializerMethodField(
+        help_text="the draw seed, revealed once the event is finished; null before"
+    )
 
     class Meta:
         model = Event
@@ -61,7 +67,13 @@ class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
             *EXTRA_FIELDS,
             "frozen_ruleset",
             "series",
+            "draw_commitment",
+            "draw_seed",
         ]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_draw_seed(self, event: Event) -> str | None:
+        return event.draw_seed if event.draw_revealed else None
 
     @extend_schema_field(serializers.SlugField(allow_null=True))
     def get_series(self, event: Event) -> str | None:

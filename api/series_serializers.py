@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from core.series.services import LINK_FIELDS, SERIES_FIELDS
@@ -57,17 +58,29 @@ class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
     prizes = PrizeSerializer(many=True, required=False)
     prize_ties = serializers.ChoiceField(choices=TIE_POLICIES, required=False)
     standings_version = serializers.IntegerField(read_only=True)
+    draw_commitment = serializers.CharField(
+        read_only=True, help_text="SHA-256 (hex) of the series' secret draw seed"
+    )
+    draw_seed = serializers.SerializerMethodField(
+        help_text="the draw seed, revealed once the final is seeded; null before"
+    )
 
     class Meta:
         model = Series
-        # The settings the series service takes (its seeded draw's seed stays the
-        # organisers'), the final, and what the series' own rows give.
+        # The settings the series service takes, the final, and what the series' own
+        # rows give: its draw is committed from creation and revealed with the final.
         fields = [
-            *(f for f in SERIES_FIELDS if f != "draw_seed"),
+            *SERIES_FIELDS,
             *LINK_FIELDS,
             "legs",
             "standings_version",
+            "draw_commitment",
+            "draw_seed",
         ]
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_draw_seed(self, series: Series) -> str | None:
+        return series.draw_seed if series.draw_revealed else None
 
 
 class LegSerializer(serializers.ModelSerializer):

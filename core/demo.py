@@ -24,6 +24,7 @@ from core.seating.services import store_plan
 from core.services import issue_codes, score_rows, withdraw_entry
 from game import rules, seating
 from game.cards import Card, Deck
+from game.ranking import draw_commitment
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Entry, Event, Player, Round, Seat, Table
 
@@ -245,7 +246,8 @@ def generate_demo_event(options: DemoOptions) -> Event:
             else Event.Status.FINISHED
         ),
         public=True,
-        draw_seed=options.seed,
+        # The same generator seed makes the same event, its draw included.
+        draw_seed=draw_commitment(f"demo:{options.seed}"),
         table_entry=options.table_entry,
     )
     players = make_players(rng, options.players)

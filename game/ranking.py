@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import secrets
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -156,13 +157,27 @@ def check_tiebreaks(tiebreaks: Sequence[str]) -> tuple[str, ...]:
     return names if names[-1:] == ("draw",) else (*names, "draw")
 
 
-def draw_key(entry: int, draw_seed: int = 0) -> str:
+def draw_key(entry: int, draw_seed: int | str = 0) -> str:
     """The entry's ticket in the seeded draw: lower draws first.
 
     A hash of (seed, entry id), so the same seed always gives the same order, on any
-    machine and whatever order the rows came in (never Python's salted hash()).
+    machine and whatever order the rows came in (never Python's salted hash()). With
+    the event's seed revealed, anyone can recompute it: the first 16 hex digits of
+    SHA-256 of "SEED:ENTRY_ID".
     """
     return hashlib.sha256(f"{draw_seed}:{entry}".encode()).hexdigest()[:16]
+
+
+def new_draw_seed() -> str:
+    """A secret draw seed: 256 random bits as 64 hex digits, so nobody can foresee (or
+    search for) the draw before the seed is revealed."""
+    return secrets.token_hex(32)
+
+
+def draw_commitment(draw_seed: int | str) -> str:
+    """What is shown before play: the lowercase hex SHA-256 of the seed's UTF-8 bytes.
+    Once the seed is revealed, anyone can check it against this."""
+    return hashlib.sha256(str(draw_seed).encode()).hexdigest()
 
 
 # --- Ranking ---------------------------------------------------------------------------

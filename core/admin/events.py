@@ -42,7 +42,6 @@ class EventForm(forms.ModelForm):
         fields = [
             *EVENT_FIELDS,
             *EXTRA_FIELDS,
-            "draw_seed",
             "directors",
             "check_in",
             "club_avoidance",
@@ -103,10 +102,6 @@ class EventAdmin(SimpleHistoryAdmin):
             by=by,
         )
         rerank = "status" in settings  # finished or not: what "final" says
-        if "draw_seed" in cleaned and cleaned["draw_seed"] != event.draw_seed:
-            event.draw_seed = cleaned["draw_seed"]  # the draw tiebreak's seed: ranks anew
-            services.with_history_user(event, by).save(update_fields=["draw_seed", "updated_at"])
-            rerank = True
         if change and rerank:
             services.queue_standings_refresh(event)
         take_saved(obj, Event.objects.get(pk=event.pk))  # the form saves the directors on it

@@ -22,6 +22,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, Q
+from django.utils import timezone
 
 from core import background, derived
 from core.common import full_clean_or_raise, with_history_user
@@ -50,13 +51,12 @@ SERIES_FIELDS = (
     "public",
     "prizes",
     "prize_ties",
-    "draw_seed",
     "carry_over_step",
 )
 # Set by an event's slug (null: none); checked and resolved by `final_event`.
 LINK_FIELDS = ("final",)
 # Changing these changes the series standings.
-RANKING_FIELDS = ("points_scale", "best_of", "qualifiers", "draw_seed")
+RANKING_FIELDS = ("points_scale", "best_of", "qualifiers")
 # Shown on the public pages of its legs and final (which link to a public series).
 SHOWN_FIELDS = ("slug", "name", "season", "public")
 # How the final's entries are seeded: by series rank, or by rating across events.
@@ -433,7 +433,8 @@ def create_final(
         Entry.objects.filter(pk=entry.pk).update(seed_number=seed, carried_points=carried)
     queue_standings_refresh(event)  # the carried-over scores, before any hand
     series.final = event
-    with_history_user(series, by).save(update_fields=["final", "updated_at"])
+    series.final_seeded_at = timezone.now()  # its draw's seed is revealed from now on
+    with_history_user(series, by).save(update_fields=["final", "final_seeded_at", "updated_at"])
     screens_changed(event)  # its public page links to the series
     return [s.player_id for s in qualified]
 

@@ -14,7 +14,7 @@ from game.cards import Deck
 from game.clock import MAX_MINUTES
 from game.prizes import DRAW as PRIZE_DRAW
 from game.prizes import TIE_POLICIES as PRIZE_TIE_POLICIES
-from game.ranking import DEFAULT_TIEBREAKS
+from game.ranking import DEFAULT_TIEBREAKS, draw_commitment, new_draw_seed
 from game.rulesets import (
     DIRECTOR_PENALTY_MAX,
     DIRECTOR_PENALTY_MIN,
@@ -141,8 +141,10 @@ class Event(models.Model):
         blank=True,
         help_text="How equal standings are separated, in order; a seeded draw always ends it.",
     )
-    # The seed of the final tiebreak (a draw), recorded so the order can be reproduced.
-    draw_seed = models.BigIntegerField(default=0)
+    # The secret seed of the final tiebreak (a draw): random, kept from the public until
+    # the results are final, while its commitment (`draw_commitment`) is shown from the
+    # start; then revealed, so anyone can recompute every tie it decided.
+    draw_seed = models.CharField(max_length=64, default=new_draw_seed, editable=False)
     # Grows each time the standings are rebuilt; pages and caches key on it.
     standings_version = models.PositiveIntegerField(default=0)
     # House rules: the custom ruleset (with `ruleset` "custom"), and its values as
@@ -227,6 +229,16 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def draw_commitment(self) -> str:
+        """The SHA-256 of the draw seed, shown from creation."""
+        return draw_commitment(self.draw_seed)
+
+    @property
+    def draw_revealed(self) -> bool:
+        """The seed is revealed once the results are final: the event is finished."""
+        return self.status == self.Status.FINISHED
 
     @property
     def house_values(self) -> dict | None:

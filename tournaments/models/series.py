@@ -10,6 +10,7 @@ from simple_history.models import HistoricalRecords
 
 from game.prizes import DRAW as PRIZE_DRAW
 from game.prizes import TIE_POLICIES as PRIZE_TIE_POLICIES
+from game.ranking import draw_commitment, new_draw_seed
 from game.series import default_points_scale
 from tournaments.models.events import Event
 
@@ -50,7 +51,12 @@ class Series(models.Model):
     prize_ties = models.CharField(
         max_length=8, choices=[(p, p) for p in PRIZE_TIE_POLICIES], default=PRIZE_DRAW
     )
-    draw_seed = models.BigIntegerField(default=0)
+    # The secret seed of the final tiebreak (a draw): random, kept from the public until
+    # the results are final, while its commitment (`draw_commitment`) is shown from the
+    # start; then revealed, so anyone can recompute every tie it decided.
+    draw_seed = models.CharField(max_length=64, default=new_draw_seed, editable=False)
+    # When the final's entries were seeded from the series standings (`create_final`).
+    final_seeded_at = models.DateTimeField(null=True, blank=True, editable=False)
     standings_version = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -67,3 +73,13 @@ class Series(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.season}".strip()
+
+    @property
+    def draw_commitment(self) -> str:
+        """The SHA-256 of the draw seed, shown from creation."""
+        return draw_commitment(self.draw_seed)
+
+    @property
+    def draw_revealed(self) -> bool:
+        """The seed is revealed once the qualification is final: the final is seeded."""
+        return self.final_seeded_at is not None
