@@ -192,7 +192,7 @@ def test_results_are_final_only_once_the_director_finishes_the_event():
     refresh_standings(event=event)
     event.refresh_from_db()
     text = " ".join(pages(printing.results_pdf(event=event)))
-    # Issue 13: a forced close used to print "Final results" without a word about it.
+    # A forced close used to print "Final results" without a word about it.
     assert "Final results" not in text and "Standings after round 2 (provisional)" in text
     assert "Round 2 was closed with hands missing at tables 1, 2 (forced)" in text
     finish_event(event=event)
