@@ -1,4 +1,4 @@
-"""Event archives (tournaments.archive, export_event, import_event): a round trip keeps
+"""Event archives (core.archive, export_event, import_event): a round trip keeps
 everything, and a damaged or incompatible archive is refused with nothing written."""
 
 from __future__ import annotations
