@@ -1,4 +1,5 @@
-"""Issue 20's goals, each next to its baseline, measured in one run on one event.
+"""The goals of the incremental standings, the lean hand save and the cached reads, each
+next to its baseline, measured in one run on one event.
 
 Not a test: it prints figures (docs/benchmarks.md has them). On PostgreSQL, for an
 event of N players x 10 rounds whose last round is in play (made once, reused):

@@ -1,8 +1,8 @@
 """Derived data that catches up by itself: a dirty marker in the database plus a
 periodic catch-up.
 
-Derived data (an event's standings now; a series' standings or the ratings later) is
-named by the background job that rebuilds it, and kept in step with its sources by
+Derived data (an event's standings, a series' standings, a round's seating, the
+ratings) is named by the background job that rebuilds it, and kept in step with its sources by
 one `scoring.models.DerivedState` row per thing derived:
 
 - a service that changes the sources calls `changed(kind, key)` inside its

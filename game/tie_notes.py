@@ -1,5 +1,5 @@
 """Why one player is above another with the same score: the first key of the ranking
-that tells them apart, in words (issue 15). Plain Python on what `game.ranking.rank`
+that tells them apart, in words. Plain Python on what `game.ranking.rank`
 reports for each entry (`Ranked.tiebreaks`: the keys in the order applied, with the
 values shown); the ranking itself is untouched."""
 

@@ -218,7 +218,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": range(1, (event.latest_round or 0) + 1),
             "region": board_region(event, clamped(event, page), search),
             "search": search,
-            # Issue 18: the series it belongs to, and its prizes once final.
+            # The series it belongs to, and its prizes once final.
             "series": series_of_event(event),
             # The public series whose grand final it is (read with the event: no query).
             "final_of": getattr(event, "final_of_slug", None)
@@ -428,7 +428,7 @@ def player(request: HttpRequest, player_id: int) -> HttpResponse:
     chosen)."""
     history = selectors.player_history(request.user, player_id)
     history.update(ratings.profile(request, history))  # rating, chart, best, head-to-head
-    history["series"] = player_series(  # issue 18: one query
+    history["series"] = player_series(  # their series results: one query
         player_id, request.user, events=[e["event"] for e in history["events"]]
     )
     return render(request, "public/player.html", history)

@@ -261,8 +261,9 @@ class DerivedState(models.Model):
     """Whether a piece of derived data is up to date with what it is built from.
 
     One row per thing derived (`kind` names the rebuild job, `key` the id it is built
-    for: an event's standings now; a series' standings or the ratings later). Every
-    change to the sources bumps `changes` and sets `dirty_since` in the change's own
+    for: an event's standings, a series' standings, a round's seating, and the site's
+    ratings under key 0; the jobs' names are in `core.jobs` and `core.ratings.services`).
+    Every change to the sources bumps `changes` and sets `dirty_since` in the change's own
     transaction; a rebuild notes `changes` before it reads the sources and, when it
     commits, clears `dirty_since` only if nothing changed meanwhile. So whatever a
     broker or a worker loses on the way, the database still says what is stale, and

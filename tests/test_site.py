@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
@@ -30,3 +31,10 @@ def test_api_docs_are_served_without_a_cdn(client):
     assert response.status_code == 200
     assert b"cdn" not in response.content.lower()
     assert client.get("/api/schema/").status_code == 200
+
+
+def test_the_favicon_is_there():
+    response = Client().get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("favicon.ico")
+    assert 'rel="icon"' in Client().get("/").content.decode()

@@ -1,5 +1,5 @@
 """A Content-Security-Policy on every page, and password reset only where mail is
-configured (issue 14, finding 8)."""
+configured."""
 
 from __future__ import annotations
 

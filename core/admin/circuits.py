@@ -22,7 +22,7 @@ from tournaments.models import (
     SiteSetting,
 )
 
-# --- Series and house rules (issue 18) ---------------------------------------------------
+# --- Series and house rules (README, "Series") --------------------------------------------
 
 
 class HouseRulesetForm(forms.ModelForm):

@@ -49,7 +49,7 @@ EVENT_FIELDS = (
     "round_minutes",
     "time_rule",
 )
-# House rules and prizes (issue 18): settings too, kept apart from the archive's list.
+# House rules and prizes: settings too, kept apart from the archive's list.
 EXTRA_FIELDS = ("custom_ruleset", "prizes", "prize_ties")
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = (

@@ -26,7 +26,7 @@ MAX_SEED = 2**62
 
 
 QUALITY_KEYS = {"repeat_meetings", "repeat_pairs", "lower_bound", "rank_spread", "error"}
-# With club avoidance (issue 15): how many pairs of clubmates share a table, and which.
+# With club avoidance: how many pairs of clubmates share a table, and which.
 QUALITY_KEYS |= {"club_meetings", "club_pairs"}
 
 

@@ -36,7 +36,7 @@ def public_event(user: User, slug: str) -> Event:
     latest = Round.objects.filter(event=OuterRef("pk"), status__in=PLAYED_ROUND_STATUSES).order_by(
         "-number"
     )
-    # The public series whose grand final it is (issue 18/19): in the same query.
+    # The public series whose grand final it is: in the same query.
     final_of = Series.objects.filter(final=OuterRef("pk"), public=True)
     event = (
         visible_events(user)

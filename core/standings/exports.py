@@ -81,7 +81,7 @@ def standings_rows(event: Event, number: int | None = None) -> list[dict[str, An
     """The standings after round `number` (default: the latest that has any), with each
     player's club and country: 2 queries."""
     standings = standings_after(event, number)
-    # The prizes go with the final standings only (issue 18).
+    # The prizes go with the final standings only.
     prizes = {w.rank: w.text for w in event_prize_winners(event)} if standings.final else {}
     return [
         {

@@ -1,4 +1,4 @@
-"""Tie notes for the standings (issue 15): which tiebreak put one player above another
+"""Tie notes for the standings: which tiebreak put one player above another
 on the same score, for the leaderboard, the projector and the results PDF. No query:
 the standings' rows come with the keys their ranking applied."""
 

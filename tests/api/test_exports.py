@@ -38,8 +38,8 @@ def routed() -> bool:
     return True
 
 
-# Until kalooki_site/api_urls.py routes the exports, these tests add the two routes
-# in front of the site's own.
+# api/urls.py routes the exports; should it not, these tests put the two routes in front
+# of the site's own (the schema test reads them alone either way).
 urlpatterns = [*EXPORTS, *site_urls.urlpatterns]
 pytestmark = [pytest.mark.django_db]
 if not routed():

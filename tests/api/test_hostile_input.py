@@ -1,5 +1,5 @@
-"""Never a 500 for any input (issue 14, finding 6), and permission checks before the
-body is read, with draft seating private (finding 7)."""
+"""Never a 500 for any input, and permission checks before the body is read, with
+draft seating private."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_a_page_holds_at_most_a_thousand_rows(api, event):
     assert body["count"] == 1005 and len(body["results"]) == 1000
 
 
-# --- permission first, then the body (finding 7) ----------------------------------------
+# --- permission first, then the body --------------------------------------------------
 
 
 def test_an_anonymous_writer_learns_nothing_of_a_private_events_slug(api):

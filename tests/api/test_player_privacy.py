@@ -1,4 +1,4 @@
-"""Players are visible only through events the reader may see (issue 14, finding 4):
+"""Players are visible only through events the reader may see:
 the API's player list and search, and the CSV import preview."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Every status code the API answers is declared in its OpenAPI schema (issue 14,
-finding 9): 22 codes (400, 409, 412) used to be missing."""
+"""Every status code the API answers is declared in its OpenAPI schema: 22 codes (400,
+409, 412) used to be missing."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
-"""A whole event run from the director's pages alone, in Chromium (issue 15's "Done
-when"): set-up, players from a CSV file and a late arrival, check-in with a no-show
-replaced by a substitute, club avoidance, four rounds entered on the sheets (the seat
-left empty went out), a correction with its reason and an earlier version restored
-with a reason, a withdrawal mid-round with its leave point, closing each round,
-finishing the event, printing the standings and the find-your-table list, and the
-archive exported and imported again."""
+"""A whole event run from the director's pages alone, in Chromium: set-up, players from
+a CSV file and a late arrival, check-in with a no-show replaced by a substitute, club
+avoidance, four rounds entered on the sheets (the seat left empty went out), a
+correction with its reason and an earlier version restored with a reason, a
+withdrawal mid-round with its leave point, closing each round, finishing the event,
+printing the standings and the find-your-table list, and the archive exported and
+imported again."""
 
 from __future__ import annotations
 

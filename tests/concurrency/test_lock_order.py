@@ -1,5 +1,5 @@
-"""A director's change and a standings rebuild never deadlock (found by the
-production-like fuzzing of issue 14: `move` answered 500, "deadlock detected").
+"""A director's change and a standings rebuild never deadlock (found by fuzzing a
+production-like install: `move` answered 500, "deadlock detected").
 
 A rebuild takes the event's row lock, then (inserting standings) a key-share lock on
 the round and entry rows. A change that locked the round or an entry first and the

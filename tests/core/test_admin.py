@@ -94,7 +94,7 @@ def test_a_hands_history_is_readable_in_the_admin(admin_client_with_demo):
     assert response.content.decode().count("<tr") >= 3  # header, created, changed
 
 
-# --- One path for every write (issue 13, "What goes wrong today", item 5) ---------------
+# --- One path for every write: the admin goes through the services ----------------------
 
 
 def state_of(hand) -> dict:
@@ -129,7 +129,7 @@ def closed_round_hand(client):
 def test_the_admin_refuses_to_change_a_hand_and_nothing_changes(closed_round_hand):
     client, hand, before = closed_round_hand
     score = hand.scores.first()
-    # The issue's case: a hand of a closed round set to 999 through the admin.
+    # A hand of a closed round set to 999 through the admin.
     posts = [
         (reverse("admin:scoring_hand_change", args=[hand.pk]), {"version": 2, "outcome": "scored"}),
         (
@@ -198,7 +198,7 @@ def test_the_admins_event_form_carries_the_agreed_settings_and_checks_them(
     assert event.penalty_per_hand is False
 
 
-# --- The event's settings and the seats go through the services (issue 13, item 5) ------
+# --- The event's settings and the seats go through the services -------------------------
 
 
 def event_form_data(client, event) -> tuple[str, dict]:

@@ -1,4 +1,4 @@
-"""Event archives (tournaments.archive, export_event, import_event): a round trip keeps
+"""Event archives (core.archive, export_event, import_event): a round trip keeps
 everything, and a damaged or incompatible archive is refused with nothing written."""
 
 from __future__ import annotations
@@ -92,8 +92,8 @@ def test_the_round_trip_keeps_history_authors_dates_and_deleted_rows(event, alic
 
 
 def test_an_archive_creates_no_user_and_makes_nobody_a_director(event, alice):
-    """Issue 14, finding 3: an archive's directors were matched by username (making a
-    local user a director) and unknown ones were created as users."""
+    """An archive's directors used to be matched by username (making a local user a
+    director) and unknown ones were created as users."""
     text = archive.dumps(archive_export.export_event(event))
     forget(event)
     alice.delete()
@@ -341,7 +341,8 @@ def test_the_archive_is_ascii_text_and_names_come_back_exactly(event):
 
 
 def as_version_1(document: dict) -> dict:
-    """The document as this software wrote it before issue 13 (format version 1)."""
+    """The document as this software wrote it in format version 1: no agreed variants,
+    no closed tables, incomplete sets or rounds' history."""
     payload = copy.deepcopy(document["payload"])
     for name in ("overcall_penalty", "trinidad_doubling", "penalty_per_hand"):
         del payload["event"][name]

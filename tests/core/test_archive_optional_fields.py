@@ -1,4 +1,4 @@
-"""Fields added to the archive without raising its format version (issue 15): the
+"""Fields added to the archive without raising its format version: the
 event's check-in and club avoidance, an entry's check-in, a change's reason. An
 archive written before them is read with their defaults; one with them keeps them."""
 

@@ -1,5 +1,5 @@
 """An archive goes through the same checks as the services and the rules engine, is
-refused whole with a clear message, and never prints a traceback (issue 14, finding 3).
+refused whole with a clear message, and never prints a traceback.
 Every archive here is well formed and correctly signed: only its content is wrong."""
 
 from __future__ import annotations

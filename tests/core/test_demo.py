@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import io
+
 import pytest
 from django.core.management import CommandError, call_command
 
@@ -117,3 +119,19 @@ def test_a_demo_where_players_enter_gives_the_round_in_play_its_codes():
     seated = set(Seat.objects.filter(round=live).values_list("entry_id", flat=True))
     assert set(live.codes.values_list("entry_id", flat=True)) == seated
     assert not played.codes.exists()  # a closed round's codes would open nothing
+
+
+def test_the_montego_bay_demo_is_in_montego_bay():
+    call_command(
+        "demo_event",
+        "--players=0",
+        "--rounds=0",
+        "--planned=3",
+        "--slug=montego-bay-open",
+        "--name=Montego Bay Open",
+        "--venue=Montego Bay, Jamaica",
+        stdout=io.StringIO(),
+    )
+    assert Event.objects.get(slug="montego-bay-open").venue == "Montego Bay, Jamaica"
+    with open("Makefile") as makefile:
+        assert '--venue "Montego Bay, Jamaica"' in makefile.read()

@@ -1,4 +1,4 @@
-"""Staleness of derived data lives in the database (issue 14, findings 1 and 2): every
+"""Staleness of derived data lives in the database (README, "Standings"): every
 change marks the standings stale in its own transaction, a rebuild clears the mark
 only if nothing changed while it ran, a failure to queue never fails the committed
 write, and the periodic catch-up rebuilds whatever stayed stale."""

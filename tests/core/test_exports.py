@@ -1,4 +1,4 @@
-"""CSV exports of an event: the standings and every hand score (tournaments.exports)."""
+"""CSV exports of an event: the standings and every hand score (core.standings.exports)."""
 
 from __future__ import annotations
 

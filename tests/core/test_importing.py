@@ -1,5 +1,5 @@
 """Importing players from CSV: the preview (nothing written) and the import (all or
-nothing), through tournaments.importing."""
+nothing), through core.importing."""
 
 from __future__ import annotations
 

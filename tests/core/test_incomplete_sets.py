@@ -1,5 +1,5 @@
-"""Fair standings when the day does not go to plan (issue 13, "What goes wrong today",
-items 1 and 4): a withdrawal mid-round, a forced close, reopening a round, and an event
+"""Fair standings when the day does not go to plan (README, "Standings"): a withdrawal
+mid-round, a forced close, reopening a round, and an event
 that finishes only when its director says so. Through the services, with the standings
 rebuilt as they are after every change."""
 
@@ -29,7 +29,7 @@ def standings(event: Event) -> list[Standing]:
 
 
 def withdrawn_after_one_hand(fmt: str, **fields):
-    """The issue's case: round 1 played out (seat 2 went out every hand: 0); in round 2
+    """Round 1 played out (seat 2 went out every hand: 0); in round 2
     seat 2 scores 5 in hand 1 and withdraws, the other three play hands 2-9."""
     event = make_event(format=fmt, rounds_planned=3, **fields)
     entries = make_entries(event, 4)

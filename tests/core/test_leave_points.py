@@ -1,5 +1,5 @@
 """Withdrawing during a round with a stated leave point, correcting it, and a table that
-drops below three players (issue 13, "What goes wrong today", items 2 and 3)."""
+drops below three players (README, "Late arrivals and withdrawals")."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ def test_the_default_leave_point_is_the_last_hand_entered_at_the_table(w):
 
 
 def test_a_leave_point_stated_before_the_sheet_is_typed(w):
-    """The case of the issue: the director withdraws the player before typing the
-    sheet; the player really left after hand 4."""
+    """The director withdraws the player before typing the sheet; the player really
+    left after hand 4."""
     leaver = seat(w, 1, 2)
     services.withdraw_entry(entry=leaver.entry, left_after_hand=4, by=w.alice)
     play(w.table, [1, 2, 3, 4], [1, 2, 3, 4], by=w.alice)  # hands 1-4 take seat 2's score
@@ -132,7 +132,7 @@ def test_registering_again_after_hands_without_them_keeps_the_set_incomplete(w):
 
 
 def test_a_table_of_three_that_loses_a_player_closes_and_says_why(w):
-    """The case of the issue: it answered 500 ("a table seats 3 to 6 players, not 2")."""
+    """It used to answer 500 ("a table seats 3 to 6 players, not 2")."""
     three = Table.objects.get(round=w.round, number=2)
     play(three, [1, 2, 3, 4], [1, 2, 3], by=w.alice)
     leaver = seat(w, 2, 2)

@@ -258,7 +258,7 @@ def test_a_closed_round_cannot_be_seated_again(event):
 
 
 def test_a_table_the_deck_cannot_deal_is_not_published():
-    """Issue 13: the deck is checked against the largest table, here one a director's
+    """The deck is checked against the largest table, here one a director's
     move made larger than the event's seating would (66 cards deal a four, not a five)."""
     event = make_event(packs=1, jokers=14, odd_tables="threes")
     round_ = make_round(event, table_sizes=(5, 4), status=Round.Status.DRAFT)

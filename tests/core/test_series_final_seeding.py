@@ -1,8 +1,8 @@
-"""A series final seeded by rating across events (issue 19, "a final's seeding can use
-the rating"): the seeds follow the shown rating (mu - 3 sigma), players not rated yet
-after the rated ones in series order; round 1 seated `spread` uses those seeds; the
-ratings are brought up to date first; a carried-over score still follows the series
-rank; a bad choice is refused naming the field, with nothing written."""
+"""A series final seeded by rating across events (README, "Series"): the seeds follow
+the shown rating (mu - 3 sigma), players not rated yet after the rated ones in series
+order; round 1 seated `spread` uses those seeds; the ratings are brought up to date
+first; a carried-over score still follows the series rank; a bad choice is refused
+naming the field, with nothing written."""
 
 from __future__ import annotations
 

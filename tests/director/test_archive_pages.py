@@ -1,4 +1,4 @@
-"""The event archive from the director's pages (issue 15): download it from the
+"""The event archive from the director's pages: download it from the
 dashboard, import it from the events list; who may, and a refused archive writes
 nothing."""
 

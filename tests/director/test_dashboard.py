@@ -3,15 +3,17 @@ round actions (start, publish, close, force close, seat again, swap, move, lock)
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
+from django.test import Client
 
 from core import services
 from game import rules
 from tests.fixtures import make_entries, make_round, make_world
 from tests.html import Page, signed_in
-from tournaments.models import Round, Seat, Table
+from tournaments.models import Event, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -263,3 +265,10 @@ def test_the_dashboard_links_to_the_toolkit(client, django_user_model):
     ):
         assert path in page
         assert client.get(path).status_code == 200, path
+
+
+def test_dates_are_written_one_way_everywhere(w, director):
+    Event.objects.filter(pk=w.event.pk).update(starts_on=datetime.date(2026, 12, 5))
+    assert "5 Dec 2026" in director.get("/director/").content.decode()
+    assert "5 Dec 2026" in director.get(w.url("toolkit/")).content.decode()
+    assert "5 Dec 2026" in Client().get("/events/").content.decode()

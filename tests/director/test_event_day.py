@@ -1,4 +1,4 @@
-"""Issue 15 on the dashboard: a late player, the check-in list (only those checked in
+"""The event day on the dashboard: a late player, the check-in list (only those checked in
 are seated), a substitute for a no-show, a round beyond the planned number, the day
 options; each with who may, what a bad form says, and what is written."""
 

@@ -1,5 +1,5 @@
-"""Restoring a version of a hand from its history, with a reason kept in the history
-(issue 15): who may, what a bad request says, what is written."""
+"""Restoring a version of a hand from its history, with a reason kept in the history:
+who may, what a bad request says, what is written."""
 
 from __future__ import annotations
 

@@ -240,7 +240,7 @@ def test_a_trinidad_challenge_adds_fifty_and_sits_the_seat_out():
 
 
 def test_a_penalty_line_past_the_last_slot_refuses_the_row_instead_of_dropping_it(w, director):
-    """Issue 14, finding 8: a 13th penalty line used to be dropped silently."""
+    """A 13th penalty line used to be dropped silently."""
     data = {**HAND_1, "p1_seat": "1", "p1_kind": "false_laydown"}
     data |= {"p13_seat": "3", "p13_kind": "false_laydown"}
     response = director.post(w.hand_url(1), data, **HTMX)

@@ -1,4 +1,4 @@
-"""Sign-in throttling (issue 14, finding 5): wrong passwords lock the username out for
+"""Sign-in throttling: wrong passwords lock the username out for
 a while from that address, on the site's sign-in page, the admin's, and for API
 tokens; the right password does not get through a lockout."""
 

@@ -1,4 +1,4 @@
-"""The site's public address (issue 15): shown on the dashboard and the toolkit, set
+"""The site's public address: shown on the dashboard and the toolkit, set
 from the pages by an administrator (stored in the database, falling back to the
 SITE_URL setting), and a warning before printing QR codes that point at a loopback
 address."""

@@ -197,3 +197,9 @@ def test_one_directors_pending_import_is_not_anothers(open_event, alice):
     open_event.directors.add(carol)
     upload(client_for(alice), "name\nAndre Brown\n")
     assert client_for(carol).get(base() + "import/preview/").status_code == 302
+
+
+def test_every_toolkit_page_leads_back_to_the_dashboard(w, director):
+    for path in ("toolkit/", "toolkit/import/"):
+        page = director.get(w.url(path)).content.decode()
+        assert f'href="/director/{w.event.slug}/">← Kingston Open: dashboard</a>' in page

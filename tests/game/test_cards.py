@@ -129,8 +129,8 @@ def test_a_bad_token_is_named_with_the_reason(token: str, reason: str) -> None:
     assert "(or T)" in NOTATION_HELP and "\u2660" in NOTATION_HELP and "JOKER" in NOTATION_HELP
 
 
-# Issue 13, rule corner cases: "Card notation: accept T for ten, suit symbols, JOKER;
-# keep the clear message for anything else."
+# Card notation accepts T for ten, suit symbols and JOKER, and keeps the clear message
+# for anything else.
 @pytest.mark.parametrize(
     ("typed", "card"),
     [

@@ -1,4 +1,4 @@
-"""Keeping clubmates apart (issue 15): round 1 spreads each club over the tables as far
+"""Keeping clubmates apart: round 1 spreads each club over the tables as far
 as they allow; later rounds never buy it with a repeat meeting; the quality report
 counts the clubmates left together."""
 

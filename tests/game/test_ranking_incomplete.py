@@ -1,9 +1,9 @@
-"""Incomplete sets in the ranking (issue 13): a set over without all its hands (a
+"""Incomplete sets in the ranking (README, "Standings"): a set over without all its hands (a
 withdrawal, a table closed below three players, a forced close) never ranks above a
 complete set of its round, never helps its entry, and never goes through a knockout.
 
-Property tests over `game.ranking.rank`, whatever sets are incomplete, then the
-issue's own example worked through each format.
+Property tests over `game.ranking.rank`, whatever sets are incomplete, then one
+worked example (a player who withdrew after hand 1) through each format.
 """
 
 from __future__ import annotations
@@ -153,10 +153,10 @@ def test_the_knockout_advances_only_players_with_complete_sets(event: dict) -> N
             assert fate.eliminated_in is not None and fate.eliminated_in <= s.round
 
 
-# --- the issue's own example (issue 13, "What goes wrong today", item 1) ----------------
+# --- a worked example: a withdrawal after hand 1 ----------------------------------------
 #
 # Round 2: seat 2 scores 5 in hand 1 and withdraws; the other three play hands 2-9.
-# In `total` the withdrawn player ranked first with 65 against 170, 210, 230; in
+# In `total` the withdrawn player used to rank first with 65 against 170, 210, 230; in
 # `table-points` they took 5.75 points; in a knockout a player withdrawn after hand 1
 # on 0 took the table's place.
 

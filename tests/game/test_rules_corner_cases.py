@@ -1,5 +1,5 @@
-"""The rules' corner cases, each checked against the sources (issue 13, "What goes
-wrong today", item 7). Every test quotes the case it settles."""
+"""The rules' corner cases, each checked against the sources (RULES.md, and README's
+choices where the sources are silent). Every test quotes the case it settles."""
 
 from __future__ import annotations
 
@@ -228,7 +228,7 @@ def test_extra_calls_are_bounded_by_what_the_deck_can_feed_a_player() -> None:
     assert score(fine).result_for(2).score == 105
 
 
-# --- a table that loses players (issue 13, "What goes wrong today", item 3) -----------
+# --- a table that loses players ------------------------------------------------------
 
 
 @pytest.mark.parametrize(

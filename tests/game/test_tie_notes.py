@@ -1,4 +1,4 @@
-"""Tie notes (issue 15): which key of the ranking separated two players on one score."""
+"""Tie notes: which key of the ranking separated two players on one score."""
 
 from __future__ import annotations
 

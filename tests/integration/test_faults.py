@@ -1,4 +1,4 @@
-"""Faults injected into a production-like install (issue 14, findings 1, 2 and 9): the
+"""Faults injected into a production-like install (docs/faults.md): the
 site under gunicorn, a real Celery worker with beat, PostgreSQL, and Redis as broker
 and cache. Redis is a private `redis-server` each test starts on its own port, so
 stopping it touches nobody else's.
@@ -33,7 +33,8 @@ from tournaments.models import Event
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
-# What the issue asks: standings right within a minute of Redis or a worker coming back.
+# The promise of docs/faults.md: standings right within a minute of Redis or a worker
+# coming back.
 RECOVERY_SECONDS = 60
 
 

@@ -1,4 +1,4 @@
-"""Reads degrade instead of failing (issue 14, finding 1 and build 2): with the Redis
+"""Reads degrade instead of failing (docs/faults.md, "Redis down"): with the Redis
 cache unreachable, the public pages and the standings API are served from the
 database, correct and within their query budgets, and once Redis answers again they
 use it by themselves. The cache is the real django-redis backend on a private

@@ -6,7 +6,7 @@ import pytest
 from django.core.cache import cache
 
 from scoring.models import Hand, Standing
-from tests.fixtures import make_entries, make_event, make_round, make_user
+from tests.fixtures import make_entries, make_event, make_round, make_user, make_world
 from tournaments.models import Entry, Event, Round
 
 pytestmark = pytest.mark.django_db
@@ -177,3 +177,11 @@ def test_odd_page_numbers_show_the_first_page(client, kingston):
         response = client.get(f"/events/kingston/?page={page}")
         assert response.status_code == 200
         assert '<td class="rank">1</td>' in response.content.decode()
+
+
+def test_the_leaderboard_footer_shows_a_time_not_an_update_number(client):
+    w = make_world()
+    w.event.standings_version = 3
+    w.event.save()
+    page = client.get(f"/events/{w.event.slug}/").content.decode()
+    assert "update 3" not in page and "data-as-of" in page

@@ -1,6 +1,6 @@
 """A player's page words places and legs as people read them: the best results say
-1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st, 22nd, 23rd (the `ordinal` filter);
-the series list names each leg (not its slug), at no extra query."""
+1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st, 22nd, 23rd (django.contrib.humanize's
+`ordinal` filter); the series list names each leg (not its slug), at no extra query."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from core.templatetags.places import ordinal
+from core.ratings.selectors import EventResult, best_results
 from tests.core.test_series import leg
 from tests.public.test_series_pages import circuit, text  # noqa: F401 (a fixture)
 from tournaments.models import Player
@@ -24,16 +24,34 @@ ORDINALS = {
 }  # fmt: skip
 
 
+def best_results_html(*places) -> str:
+    """The player's best results as their page renders them, one per place."""
+    best = [
+        SimpleNamespace(
+            event=SimpleNamespace(slug=f"e{place}", name=f"Event {place}"),
+            final=True,
+            place=place,
+            points=100,
+        )
+        for place in places
+    ]
+    return " ".join(render_to_string("public/_player_rating.html", {"best": best}).split())
+
+
 @pytest.mark.parametrize(("place", "expected"), ORDINALS.items())
-def test_a_place_reads_as_an_ordinal(place, expected):
-    assert ordinal(place) == expected
-    assert ordinal(str(place)) == expected
+def test_a_place_reads_as_an_ordinal(db, place, expected):
+    assert f"finished {expected}, 100 points" in best_results_html(place)
+    assert f"finished {expected}, 100 points" in best_results_html(str(place))
 
 
-def test_what_is_not_a_whole_number_is_left_as_it_is():
-    assert ordinal(None) == ""
-    assert ordinal("") == ""
-    assert ordinal("tied") == "tied"
+def test_a_result_without_a_place_is_never_worded():
+    """The best results leave out an event without a place, so the page never asks the
+    `ordinal` filter to word one (it would show None as it is)."""
+    results = [
+        EventResult(event=name, place=place, points=100, sets=1, hands_won=0, final=True)
+        for name, place in (("unplaced", None), ("placed", 2))
+    ]
+    assert [r.event for r in best_results(results)] == ["placed"]
 
 
 def test_the_best_results_say_21st_22nd_23rd_and_11th_12th_13th(db):

@@ -27,7 +27,7 @@ PAGES = {
     "/events/{slug}/rounds/2/live/?v=0": 8,
     "/events/{slug}/rounds/2/tables/{table}/": 8,
     "/events/{slug}/rounds/2/tables/{table}/live/?v=0": 8,
-    "/players/{player}/": 9,  # 8, and their series results (issue 18)
+    "/players/{player}/": 9,  # 8, and their series results
     "/players/{player}/?vs={opponent}": 11,
     "/ratings/?all=1": 2,
 }

@@ -1,4 +1,4 @@
-"""Tie notes on the leaderboard, the projector and the results PDF (issue 15)."""
+"""Tie notes on the leaderboard, the projector and the results PDF."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 13 in Chromium: a director withdraws a player from a table of three with the
+"""Incomplete sets in Chromium: a director withdraws a player from a table of three with the
 hand they left after, the table closes, and the public table page says so; then the
 round is force-closed, reopened and the event finished from the dashboard."""
 

@@ -1,4 +1,4 @@
-"""Issue 13 on the public pages and in the exports: a table shows the state a director
+"""Incomplete sets on the public pages and in the exports: a table shows the state a director
 set (playing, closed when too few were left, forced), and wherever an incomplete set
 or a forced close matters, the page says why."""
 

@@ -1,4 +1,4 @@
-"""Issue 15 in Chromium, as a director does it with the keyboard: a redeal keeps the
+"""The event day in Chromium, as a director does it with the keyboard: a redeal keeps the
 cursor on the hand's fresh row; the one seat left empty is taken as who went out;
 check-in before a round seats only those checked in; a hand's earlier version is
 restored from its history with a reason."""

@@ -1,4 +1,4 @@
-"""Issue 13 on the director's pages: withdrawing with a leave point and correcting it,
+"""Incomplete sets on the director's pages: withdrawing with a leave point and correcting it,
 a table closed below three players, a forced close, reopening a round and finishing
 the event, each from the dashboard or the sheet, as a director does it."""
 
