@@ -69,7 +69,7 @@ def main() -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from core.series.services import refresh_series_standings
+    from core.series.standings import refresh_series_standings
     from scoring.models import SeriesStanding, Standing
 
     series = build()

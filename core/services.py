@@ -64,15 +64,9 @@ from core.seating.services import (
     seating_adjustable,
     swap_players,
 )
-from core.series.services import (
-    add_leg,
-    create_final,
-    create_series,
-    queue_series_refresh,
-    refresh_series_standings,
-    remove_leg,
-    update_series,
-)
+from core.series.final import create_final
+from core.series.services import add_leg, create_series, remove_leg, update_series
+from core.series.standings import queue_series_refresh, refresh_series_standings
 from core.site.services import set_site_url
 from core.standings.services import queue_standings_refresh, refresh_standings
 from core.table_entry.services import (

@@ -19,7 +19,7 @@ from django.db.models.signals import post_delete
 from django.dispatch import receiver
 
 from core.ratings.services import queue_ratings_refresh
-from core.series.services import queue_series_refresh
+from core.series.standings import queue_series_refresh
 from tournaments.models import Event, Round
 
 

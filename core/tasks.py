@@ -8,7 +8,7 @@ from celery import shared_task
 from core import background, derived
 from core.ratings.services import RATINGS, refresh_ratings_job
 from core.seating.services import seat_round_job
-from core.series.services import refresh_series_job
+from core.series.standings import refresh_series_job
 from core.standings.services import refresh_standings_job
 
 RELIABLE = {"acks_late": True, "reject_on_worker_lost": True}

@@ -13,7 +13,8 @@ canonical JSON (sorted keys, no spaces, UTF-8), so a damaged or edited file is r
 
 This module is the format both sides share: its name and version, the sections and
 their fields, how values are written, the checksum. Building an archive lives in
-core.archive.export, checking and importing one in core.archive.importer.
+core.archive.export, reading and checking one in core.archive.reading, importing it in
+core.archive.importer.
 """
 
 from __future__ import annotations

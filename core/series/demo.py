@@ -15,7 +15,9 @@ from django.utils import timezone
 from core.demo import DemoOptions, generate_demo_event, make_players
 from core.events.services import create_event
 from core.ratings.services import refresh_ratings
-from core.series.services import add_leg, create_final, create_series, refresh_series_standings
+from core.series.final import create_final
+from core.series.services import add_leg, create_series
+from core.series.standings import refresh_series_standings
 from core.standings.services import refresh_standings
 from tournaments.models import Entry, Event, Player, Series
 

@@ -1,0 +1,94 @@
+"""A series' standings, rebuilt by a background job from the legs' final standings
+(`game.series` ranks them).
+
+A leg's standings rebuild marks its series' standings stale (`derived.changed`), so
+the series catches up after every change to a leg, as the event standings do after
+every change to a hand: collapsed, idempotent, and rebuilt by the periodic catch-up
+after a fault. A leg scores once it is final: finished, or its last planned round
+closed.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+
+from core import background, derived
+from core.series import selectors as read
+from game import series as game_series
+from scoring.models import SeriesStanding
+from tournaments.models import Series
+
+SERIES_STANDINGS = background.SERIES_STANDINGS
+COLLAPSE_SECONDS = 1.0
+
+
+def queue_series_refresh(series_id: int) -> None:
+    """Mark the series' standings stale in this transaction; rebuilt once it commits."""
+    derived.changed(SERIES_STANDINGS, series_id, countdown=COLLAPSE_SECONDS)
+
+
+@background.runs(SERIES_STANDINGS)
+def refresh_series_job(series_id: int) -> int | None:
+    """The background job: rebuild unless an earlier run covered every change."""
+    if not derived.is_dirty(SERIES_STANDINGS, series_id):
+        return None
+    series = Series.objects.filter(pk=series_id).first()
+    if series is None:
+        derived.forget(SERIES_STANDINGS, series_id)
+        return None
+    return refresh_series_standings(series=series, if_stale=True)
+
+
+@transaction.atomic
+def refresh_series_standings(*, series: Series, if_stale: bool = False) -> int:
+    """Rebuild the series standings from the legs' final places; the new version. Takes
+    the series' row lock, so two rebuilds run one after the other."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    if if_stale and not derived.is_dirty(SERIES_STANDINGS, series.pk):
+        return series.standings_version
+    changes = derived.seen(SERIES_STANDINGS, series.pk)
+    legs = read.legs_of(series)
+    order = {leg.pk: i for i, leg in enumerate(legs)}
+    places = read.final_places(legs)
+    rows = game_series.standings(
+        [
+            game_series.LegPlace(order[event_id], player, place)
+            for event_id, player, place in places
+        ],
+        scale=series.points_scale,
+        best_of=series.best_of,
+        qualifiers=series.qualifiers,
+        draw_seed=series.draw_seed,
+    )
+    groups = game_series.tied_groups(rows)
+    group_of = {rank: i for i, group in enumerate(groups, start=1) for rank in group}
+    SeriesStanding.objects.filter(series=series).delete()
+    SeriesStanding.objects.bulk_create(
+        [
+            SeriesStanding(
+                series=series,
+                player_id=r.player,
+                rank=r.rank,
+                points=r.points,
+                events_played=r.events_played,
+                best_place=r.best_place,
+                results=[
+                    {
+                        "event": legs[x.leg].slug,
+                        "place": x.place,
+                        "points": x.points,
+                        "counted": x.counted,
+                    }
+                    for x in r.results
+                ],
+                qualified=r.qualified,
+                tie_group=group_of[r.rank],
+            )
+            for r in rows
+        ],
+        batch_size=2000,
+    )
+    Series.objects.filter(pk=series.pk).update(standings_version=F("standings_version") + 1)
+    derived.built(SERIES_STANDINGS, series.pk, changes)
+    return series.standings_version + 1
