@@ -1,6 +1,6 @@
 """A series (a circuit or season of events): series points by final place in each leg,
 the best results counting, the series ranking and the qualifying cut. Plain Python,
-no Django: `core.series.services` reads the legs' final places and stores what this
+no Django: `core.series.standings` reads the legs' final places and stores what this
 returns.
 
 - A leg scores by the points scale: place 1 earns `scale[0]`, place 2 `scale[1]`, ...;

@@ -371,7 +371,7 @@ class RatingChange(models.Model):
 
 class SeriesStanding(models.Model):
     """A player's place in a series: rebuilt from the legs' final standings by
-    `core.series.services`, never edited by hand. `results` lists their legs in order:
+    `core.series.standings`, never edited by hand. `results` lists their legs in order:
     {"event", "name", "place", "points", "counted"}."""
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="standings")

@@ -19,7 +19,7 @@ class Series(models.Model):
     """A circuit or season of events (the legs): series points by final place in each
     leg, the best `best_of` of a player's legs counting, the first `qualifiers` going to
     the final. Its standings (`scoring.SeriesStanding`) are rebuilt by a background job
-    (`core.series.services`), never edited by hand."""
+    (`core.series.standings`), never edited by hand."""
 
     slug = models.SlugField(max_length=80, unique=True)
     name = models.CharField(max_length=200)
