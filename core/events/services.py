@@ -22,7 +22,7 @@ from core.series.services import check_final_format, check_may_be_private, check
 from core.standings.services import queue_standings_refresh
 from game.ranking import check_tiebreaks as check_chain
 from game.rulesets import deal_problem
-from tournaments.models import PLAYED_ROUND_STATUSES, Event
+from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round
 
 EVENT_FIELDS = (
     "slug",
@@ -230,6 +230,48 @@ def check_format_change(event: Event, format: Any) -> None:
     check_final_format(event, format)
 
 
+# How played sets rank: frozen once a round is closed (the draw's seed is never a
+# setting: it is secret and random from the event's creation).
+FROZEN_FIELDS = ("format", "table_points", "advance_per_table", "tiebreaks")
+
+
+def check_ranking_frozen(event: Event, data: Mapping[str, Any]) -> None:
+    """Results are frozen when they are played: once a round is closed, the settings
+    that rank its sets cannot change (409, naming each field and the rounds that hold
+    them). A played round changes only by reopening it, with its director's reason."""
+    changed = [
+        f
+        for f in FROZEN_FIELDS
+        if f in data and as_compared(data[f]) != as_compared(getattr(event, f))
+    ]
+    if not changed:
+        return
+    closed = list(
+        event.rounds.filter(status=Round.Status.CLOSED)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )
+    if not closed:
+        return
+    rounds = (
+        f"Round {closed[0]} is" if len(closed) == 1 else f"Rounds {closed[0]} to {closed[-1]} are"
+    )
+    raise StateConflict(
+        {
+            field: [
+                f"{rounds} closed and ranked with this setting, so it can no longer change: "
+                "played results stay as they were ranked."
+            ]
+            for field in changed
+        }
+    )
+
+
+def as_compared(value: Any) -> Any:
+    """A setting as stored, for comparing (lists arrive as lists or tuples)."""
+    return list(value) if isinstance(value, (list, tuple)) else value
+
+
 def check_event(event: Event) -> None:
     """Every check of an event's settings as they would be saved."""
     full_clean_or_raise(event)
@@ -278,6 +320,7 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
                 for f in changed_scoring
             }
         )
+    check_ranking_frozen(event, data)
     if "rounds_planned" in data:
         check_rounds_planned(event, data["rounds_planned"])
     if "format" in data and data["format"] != event.format:

@@ -245,7 +245,7 @@ def test_the_admin_refuses_what_update_event_refuses_and_writes_nothing(
     client, hand, _ = closed_round_hand
     event = hand.table.round.event
     url, data = event_form_data(client, event)
-    data.update({"table_points": "[9, 5, 2, 0]", "format": "table-points", **change})
+    data.update({"venue": "Montego Bay", **change})
     settings, standings = settings_of(event), standings_now(event)
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         response = client.post(url, data)
@@ -258,33 +258,22 @@ def test_the_admin_refuses_what_update_event_refuses_and_writes_nothing(
     assert callbacks == []
 
 
-def test_a_ranking_setting_changed_in_the_admin_reranks_as_a_full_rebuild_does(
+def test_a_ranking_setting_is_frozen_in_the_admin_once_a_round_is_closed(
     closed_round_hand, django_capture_on_commit_callbacks
 ):
-    from core import services
-    from scoring.models import Standing
-
     client, hand, _ = closed_round_hand
     event = hand.table.round.event
     before = standings_now(event)
-    assert event.format != "table-points"
     url, data = event_form_data(client, event)
     data.update({"format": "table-points", "table_points": "[9, 5, 2, 0]"})
-    with django_capture_on_commit_callbacks(execute=False):
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
         response = client.post(url, data)
-        assert response.status_code == 302, response.context["adminform"].form.errors
-        assert standings_now(event)["stale"]  # marked stale with the change
+    assert response.status_code == 200  # the form again, with the reason
+    errors = response.context["adminform"].form.errors
+    assert "Round 1 is closed" in " ".join(errors["format"])
+    assert "Round 1 is closed" in " ".join(errors["table_points"])
     event.refresh_from_db()
-    assert (event.format, event.table_points) == ("table-points", [9, 5, 2, 0])
-    # The rebuild the change queued (run as the job would), then a full one from scratch.
-    services.refresh_standings(event=event, if_stale=True)
-    after = standings_now(event)
-    assert not after["stale"] and after["version"] > before["version"]
-    assert after["rows"] != before["rows"]
-    current = Standing.objects.filter(event=event, round__number=2)
-    rebuilt = list(current.values_list("entry_id", "rank", "points", "table_points"))
-    services.refresh_standings(event=event, full=True)
-    assert list(current.values_list("entry_id", "rank", "points", "table_points")) == rebuilt
+    assert event.format == "total" and standings_now(event) == before and callbacks == []
 
 
 def test_an_event_added_in_the_admin_is_created_by_the_service(client):
