@@ -179,7 +179,7 @@ def render_page(
         if ruleset.challenge_allowed:
             kinds.append(rules.CHALLENGE)
         context["penalty_kinds"] = [(kind, PENALTY_LABELS[kind]) for kind in kinds]
-        context["down_and_out_allowed"] = ruleset.down_and_out_allowed
+        context["down_and_out_allowed"] = table.round.event.table_rules.doubles(ruleset)
     return render(request, "public/table_entry.html", context, status=status)
 
 

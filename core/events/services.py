@@ -130,6 +130,15 @@ def with_house_rules(data: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
+def with_agreed_defaults(data: dict[str, Any]) -> dict[str, Any]:
+    """A new event's agreed rules where its settings say nothing: in a Trinidad set the
+    remedy for over-calling is the challenge, so the director's over-call penalty is
+    off there unless the event asks for it (RULES.md, "Decided for tournaments")."""
+    if "overcall_penalty" not in data and data.get("ruleset") == Event.Ruleset.TRINIDAD:
+        data["overcall_penalty"] = False
+    return data
+
+
 def check_unknown_fields(data: Mapping[str, Any]) -> None:
     unknown = sorted(set(data) - set(EVENT_FIELDS) - set(EXTRA_FIELDS))
     if unknown:
@@ -292,7 +301,7 @@ def check_new_event(data: Mapping[str, Any]) -> Event:
     """The event `data` would create, after every check `create_event` makes; nothing is
     saved. The admin's event form checks through this too."""
     check_settings(data)
-    event = Event(**with_house_rules(data))
+    event = Event(**with_agreed_defaults(with_house_rules(data)))
     apply_house_settings(event, data, Event())  # a form's defaults ask for nothing
     check_event(event)
     return event

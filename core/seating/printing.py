@@ -197,7 +197,7 @@ def score_sheets_pdf(
         )
         story.append(top)
         story.append(Spacer(1, 3 * mm))
-        story.append(score_grid(ruleset, seats, width))
+        story.append(score_grid(ruleset, seats, width, doubles=event.table_rules.doubles(ruleset)))
         story.append(Spacer(1, 3 * mm))
         story.append(Paragraph(sheet_notes(ruleset, event), SMALL))
         story.append(Spacer(1, 5 * mm))
@@ -213,7 +213,7 @@ SEAT_HEAD = style("seathead", size=8)
 
 def sheet_notes(ruleset, event: Event) -> str:
     notes = ["Write each seat's card points; the player who went out scores 0."]
-    if ruleset.down_and_out_allowed:
+    if event.table_rules.doubles(ruleset):
         notes.append(
             "Tick D&amp;O when the winner went down and out in one turn: "
             "the others' points count double."
@@ -224,10 +224,11 @@ def sheet_notes(ruleset, event: Event) -> str:
     return " ".join(notes)
 
 
-def score_grid(ruleset, seats: list[Seat], width: float) -> Table:
+def score_grid(ruleset, seats: list[Seat], width: float, *, doubles: bool) -> Table:
     """The grid: hand, contract and cards dealt printed; a column per seat; who went out,
-    down and out (where the ruleset has it) and penalties to fill in; a totals row."""
-    down_and_out = ruleset.down_and_out_allowed
+    down and out (where the event's agreed rules double on one: `doubles`) and penalties
+    to fill in; a totals row."""
+    down_and_out = doubles
     lead = [9 * mm, 35 * mm, 11 * mm]
     tail = [11 * mm] + ([10 * mm] if down_and_out else []) + [23 * mm]
     seat_width = (width - sum(lead) - sum(tail)) / max(len(seats), 1)

@@ -18,9 +18,12 @@ class BoundChecks(Check):
     """The bounds the deck puts on one hand's entry."""
 
     def most_extra_calls(self) -> int:
-        """The most calls beyond three that the deck can feed one player in this hand."""
+        """The most calls beyond three that the deck can feed one player in this hand:
+        what is left of it after every seat's deal and the first discard, at
+        CARDS_PER_CALL a call (RULES.md, "Decided for tournaments")."""
         dealt = self.spec.cards_dealt if self.spec is not None else 0
-        return max(0, (self.deck.size - dealt) // CARDS_PER_CALL - CALLS_ALLOWED)
+        left = self.deck.size - dealt * len(self.table) - 1
+        return max(0, left // CARDS_PER_CALL - CALLS_ALLOWED)
 
     def check_bound(self, seat: int, points: int) -> None:
         """RULES.md rule 3: no more than the dearest cards a player can hold are worth."""

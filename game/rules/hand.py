@@ -101,9 +101,11 @@ class _HandCheck(PenaltyChecks):
         results = []
         for seat in self.table:
             # Down and out doubles the others' card penalties only; director
-            # penalties are added after (RULES.md, "Director penalties").
-            factor = 2 if down_and_out and seat != went_out else 1
+            # penalties are added after (RULES.md, "Director penalties"). A challenge's
+            # cards plus 50 are that seat's score for the hand: never doubled
+            # (RULES.md, "Decided for tournaments").
             cards, charge = held[seat], self.charges[seat]
+            factor = 2 if down_and_out and seat != went_out and not charge.sat_out else 1
             score = cards.points * factor + charge.points
             results.append(
                 SeatResult(seat, cards.points, charge.points, score, cards.cards, charge.sat_out)

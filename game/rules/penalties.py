@@ -124,6 +124,14 @@ class PenaltyChecks(BoundChecks):
             self.problem(
                 "penalties", "overcall_went_out", f"{who} went out, but {why}", seats=(seat,)
             )
+        if kind == FALSE_LAYDOWN and went_out:
+            why = (
+                "a false laydown is charged to a player who laid down without the contract "
+                "and so did not go out: record who really went out"
+            )
+            self.problem(
+                "penalties", "false_laydown_went_out", f"{who} went out, but {why}", seats=(seat,)
+            )
         agreed = default_penalty_points(kind, self.table_rules)
         if points is None or (is_whole_number(points) and points == agreed):
             return agreed

@@ -222,9 +222,9 @@ def test_extra_calls_are_bounded_by_what_the_deck_can_feed_a_player() -> None:
     entry = hand(S(2, points=5), S(3, points=5), S(4, points=5), penalties=(overcall,))
     assert codes(entry)["extra_calls_too_many"] == (
         "seat 2: 40000 extra calls is more than the deck allows: each call takes 2 cards, "
-        "so at most 46 beyond three"
+        "so at most 32 beyond three"
     )
-    fine = hand(*entry.scores, penalties=(P(2, "overcall", extra_calls=46),))
+    fine = hand(*entry.scores, penalties=(P(2, "overcall", extra_calls=32),))
     assert score(fine).result_for(2).score == 105
 
 

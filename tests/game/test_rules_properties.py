@@ -23,6 +23,7 @@ from game.rules import (
     TableRules,
     score_hand,
 )
+from game.rulesets import CARDS_PER_CALL
 
 DECKS = (Deck(), Deck(packs=2, jokers=6), Deck(packs=3, jokers=6), Deck(packs=5, jokers=15))
 RULESET_LIST = tuple(RULESETS.values())
@@ -93,18 +94,20 @@ def legal_deals(draw: st.DrawFn) -> Deal:
 
     penalties: list[PenaltyEntry] = []
     extra_calls = dict.fromkeys(seats, 0)
+    # What the deck can still feed after every seat's deal and the first discard.
+    most = max(0, (deck.size - spec.cards_dealt * len(seats) - 1) // CARDS_PER_CALL - 3)
     for seat in others:
         # In Trinidad the challenge is the remedy for over-calling: one or the other.
         if ruleset.challenge_allowed and draw(st.booleans()):
-            extra = draw(st.none() | st.integers(1, 2))
+            extra = draw(st.none() | st.integers(1, min(2, most))) if most else None
             penalties.append(PenaltyEntry(seat, "challenge", extra_calls=extra))
             extra_calls[seat] = extra or 0
-        elif draw(st.booleans()):
-            extra = draw(st.none() | st.integers(1, 3))
+        elif most and draw(st.booleans()):
+            extra = draw(st.none() | st.integers(1, min(3, most)))
             points = amount() if table_rules.overcall_penalty else None
             penalties.append(PenaltyEntry(seat, "overcall", extra_calls=extra, points=points))
             extra_calls[seat] = extra or 1
-    for seat in seats:
+    for seat in others:  # a false laydown never goes out (RULES.md)
         if draw(st.integers(0, 4)) == 0:
             penalties.append(PenaltyEntry(seat, "false_laydown", points=amount()))
 
@@ -168,7 +171,12 @@ def expected_scores(deal: Deal) -> dict[int, tuple[int, int, int]]:
             penalty[charge.seat] += (
                 agreed.director_penalty if charge.points is None else charge.points
             )
-    doubled = {seat: entry.down_and_out and seat != deal.went_out for seat in deal.seats}
+    # A challenge's cards plus 50 are that seat's score: a down and out does not double it.
+    challenged = {charge.seat for charge in entry.penalties if charge.kind == "challenge"}
+    doubled = {
+        seat: entry.down_and_out and seat != deal.went_out and seat not in challenged
+        for seat in deal.seats
+    }
     return {
         seat: (
             cards[seat],
