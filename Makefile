@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 PYTEST_ARGS ?=
+# `make test` runs the suite in this many processes (pytest-xdist), each on a test
+# database of its own; PYTEST_ARGS="-n 0 tests/..." runs a few tests in this one.
+TEST_WORKERS ?= 4
 
 .PHONY: install demo test lint format clean
 
@@ -35,9 +38,9 @@ demo: install
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_series --if-missing
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
 
-# The whole suite on the database DATABASE_URL names (SQLite when unset).
+# The whole suite on the database DATABASE_URL names (SQLite when unset), in parallel.
 test: install
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: install
 	$(BIN)/ruff check .

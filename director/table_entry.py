@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -19,8 +20,6 @@ from core.hands.sheet_form import row_fields
 from director.common import act, dashboard_url, director_event, director_round, invalid_form
 from director.forms import TableEntryForm
 from tournaments.models import Event, Round
-
-POLL_SECONDS = 5
 
 
 def panel(event: Event, round_: Round | None) -> dict[str, Any] | None:
@@ -39,7 +38,7 @@ def panel(event: Event, round_: Round | None) -> dict[str, Any] | None:
         "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
         "setting": TableEntryForm(initial={"table_entry": event.table_entry}),
         "poll_url": reverse("director:round-proposals", args=[event.slug, round_.number]),
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": settings.DIRECTOR_ENTRIES_POLL_SECONDS,
     }
 
 

@@ -116,6 +116,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # {% load live %}: the live pages' timings, read from the settings.
+            "libraries": {"live": "kalooki_site.live_tags"},
         },
     },
 ]
@@ -178,6 +180,15 @@ PAPER_SIZE = os.environ.get("PAPER_SIZE", "letter")
 # the window (seconds) before every try from it is refused until the window ends.
 TABLE_CODE_ATTEMPTS = envint("TABLE_CODE_ATTEMPTS", 10)
 TABLE_CODE_WINDOW = envint("TABLE_CODE_WINDOW", 600)
+
+# The live pages (htmx polls, seconds): how often a public page (leaderboard, projector,
+# a round's tables, a table's sheet), a player's entry page and the director's panel of
+# the players' entries ask for news; and how long a venue screen goes without an answer
+# before it says it is showing old data (static/public/clock.js).
+PUBLIC_POLL_SECONDS = 3
+ENTRY_POLL_SECONDS = 3
+DIRECTOR_ENTRIES_POLL_SECONDS = 5
+SCREEN_STALE_SECONDS = 10
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/director/"

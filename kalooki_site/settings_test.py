@@ -17,3 +17,11 @@ STORAGES["staticfiles"] = {  # noqa: F405
 }
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# The live pages poll every second, and a venue screen says its data is old after
+# three without an answer (production: 3, 3, 5 and 10 s), so the browser tests wait
+# for what they expect to see no longer than that.
+PUBLIC_POLL_SECONDS = 1
+ENTRY_POLL_SECONDS = 1
+DIRECTOR_ENTRIES_POLL_SECONDS = 1
+SCREEN_STALE_SECONDS = 3

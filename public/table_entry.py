@@ -42,7 +42,6 @@ from tournaments.models import Event, Seat, Table
 COOKIE = "kalooki_player_code"
 SALT = "kalooki.player-code"
 COOKIE_AGE = 24 * 60 * 60
-POLL_SECONDS = 3
 
 
 # --- finding the table and the player ---------------------------------------------------
@@ -127,7 +126,7 @@ def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dic
         "why_read_only": read_only_reason(table),
         "entry_url": table_entry_url(table),
         "poll_url": f"{table_entry_url(table)}live/?s={caching.table_signature(table)}",
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": settings.ENTRY_POLL_SECONDS,
     }
 
 

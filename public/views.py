@@ -43,7 +43,6 @@ PER_PAGE = 100
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads it
 # Pages past this one are rendered for each request rather than cached (a long tail).
 MAX_CACHED_PAGE = 50
-POLL_SECONDS = 3
 # The projector turns its page every this many seconds (?every= overrides it).
 PROJECTOR_SECONDS = 10
 
@@ -122,7 +121,7 @@ def board_context(event: Event, board: selectors.Board, page: int, search: str) 
         "search": search,
         "matches": len(rows),
         "poll_url": poll_url("public-event-live", [event.slug], event, page=page, q=search),
-        "poll_seconds": POLL_SECONDS,
+        "poll_seconds": settings.PUBLIC_POLL_SECONDS,
         "page_url": reverse("public-event", args=[event.slug]),
         **screen_context(event),
     }
@@ -261,7 +260,7 @@ def projector_region(event: Event) -> str:
             "board": board,
             "rows": board_rows(board),
             "poll_url": poll_url("public-projector-live", [event.slug], event),
-            "poll_seconds": POLL_SECONDS,
+            "poll_seconds": settings.PUBLIC_POLL_SECONDS,
             **screen_context(event),
         }
         return render_to_string("public/_projector_board.html", context)
@@ -304,7 +303,7 @@ def round_region(event: Event, number: int) -> str:
             "event": event,
             "round": live.round_board(event, number),
             "poll_url": poll_url("public-round-live", [event.slug, number], event),
-            "poll_seconds": POLL_SECONDS,
+            "poll_seconds": settings.PUBLIC_POLL_SECONDS,
             **screen_context(event, number),
         }
         return render_to_string("public/_round_tables.html", context)
@@ -354,7 +353,7 @@ def table_region(event: Event, number: int, table_number: int) -> str:
             "event": event,
             "sheet": live.sheet(event, table),
             "poll_url": poll_url("public-table-live", [event.slug, number, table_number], event),
-            "poll_seconds": POLL_SECONDS,
+            "poll_seconds": settings.PUBLIC_POLL_SECONDS,
             **screen_context(event, number, table_number),
         }
         return render_to_string("public/_table_sheet.html", context)

@@ -23,6 +23,26 @@ def left_out(item) -> bool:
     return bool(item.get_closest_marker("postgres")) and not on_postgres()
 
 
+def shares_a_fixture(item) -> bool:
+    """Does the test use a fixture kept for its module or class (built once for all of
+    them, so worth keeping the module's tests in one process)?"""
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return False
+    for name in info.names_closure:
+        defs = info.name2fixturedefs.get(name) or ()
+        if defs and defs[-1].scope in ("package", "module", "class"):
+            return True
+    return False
+
+
+def slow_first(item) -> int:
+    """The order tests are handed to the parallel workers in (pytest-xdist, `--dist
+    loadgroup`, one test at a time to whichever worker is free): the browser tests,
+    which take longest and mostly wait, first, so none of them is left for the end."""
+    return 0 if item.get_closest_marker("browser") else 1
+
+
 def pytest_collection_modifyitems(config, items):
     kept, dropped = [], []
     for item in items:
@@ -30,6 +50,11 @@ def pytest_collection_modifyitems(config, items):
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
+    if getattr(config.option, "numprocesses", None) or os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=slow_first)
+        for item in items:
+            if shares_a_fixture(item):
+                item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
 def pytest_report_header(config):

@@ -6,7 +6,7 @@
 //   A paused or stopped clock shows its data-remaining seconds as they are. At zero the
 //   clock says "Time" and shows the event's rule ([data-clock-rule]).
 // - A page that polls (htmx, every few seconds) says when it is showing old data: after
-//   STALE_MS without an answer it shows since when, and hides it at the next answer.
+//   STALE_MS (settings.SCREEN_STALE_SECONDS) without an answer it shows since when, and hides it at the next answer.
 //   The clock keeps counting meanwhile: it needs no network.
 // - A live region ([data-poll], hx-trigger "every Ns") polls only while the page is
 //   visible: a hidden page's polls are cancelled before they are sent, and once it is
@@ -15,7 +15,9 @@
 (function () {
   "use strict";
   var TICK_MS = 200;
-  var STALE_MS = 10000;
+  // settings.SCREEN_STALE_SECONDS, from this script's own tag (10 s without one).
+  var script = document.currentScript;
+  var STALE_MS = (Number(script && script.getAttribute("data-stale-seconds")) || 10) * 1000;
   var SAMPLES = 8;
   var samples = []; // {trip, offset}: the latest answers' round trips and clock offsets
   var offset = 0; // the server's time minus this device's, in milliseconds

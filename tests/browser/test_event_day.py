@@ -36,7 +36,7 @@ def test_after_a_redeal_the_cursor_stays_on_the_hands_fresh_row(live_server, new
     page.keyboard.press("Enter")
     page.wait_for_selector("#hand-1[data-state=redealt]")
     assert page.inner_text("#hand-1-state") == "Redeal recorded: enter the new deal's scores"
-    page.wait_for_function("document.activeElement && document.activeElement.id === 'h1-s1'")
+    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'h1-s1'")
     assert not page.is_checked("#hand-1 input[name=redeal]")
     # The new deal's scores, typed straight away, are hand 1.
     for value in ["23", "0", "15", "41"]:

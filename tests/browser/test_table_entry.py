@@ -15,7 +15,7 @@ from tournaments.models import Event
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = (390, 844)
-LIVE_TIMEOUT = 15_000  # the pages poll every 3 to 5 s
+LIVE_TIMEOUT = 15_000  # the pages poll every 3 to 5 s (every second in the tests)
 NAMES = ["Andre", "Beverley", "Carlton", "Delroy"]
 
 
