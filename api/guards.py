@@ -90,18 +90,26 @@ class AuthFailureThrottle(throttling.SimpleRateThrottle):
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token check; a client that sent too many wrong tokens is answered 429
-    until its window passes, so tokens cannot be guessed at speed."""
+    """DRF's token check; an address that sent too many wrong tokens has every wrong
+    one answered 429 until its window passes, so a flood of guesses is told to wait.
+
+    A right token is always let through, whatever other clients at its address (a
+    venue's Wi-Fi, an office) sent: a key carries 160 random bits, so letting a
+    blocked address's guesses still be checked gives a guesser nothing, while
+    refusing them would let anyone lock out everyone behind the same address."""
 
     def authenticate(self, request):
         header = authentication.get_authorization_header(request).split()
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
         throttle = AuthFailureThrottle()
-        if throttle.blocked(request):
-            raise exceptions.Throttled(throttle.wait(), "Too many requests with a wrong token.")
+        blocked = throttle.blocked(request)
         try:
             return super().authenticate(request)
         except exceptions.AuthenticationFailed:
+            if blocked:
+                raise exceptions.Throttled(
+                    throttle.wait(), "Too many requests with a wrong token."
+                ) from None
             throttle.failed()
             raise

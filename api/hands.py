@@ -101,7 +101,10 @@ class TableView(EventScoped, APIView):
     permission_classes = [AllowAny]
 
     def table(self, number: int, table: int):
-        found = selectors.table_of(self.event, number, table)
+        return self.check_table(self.event, number, table)
+
+    def check_table(self, event, number: int, table: int):
+        found = selectors.table_of(event, number, table)
         self.check_round_visible(found.round)
         return found
 

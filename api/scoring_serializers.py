@@ -82,6 +82,10 @@ class ProposalSerializer(serializers.Serializer):
     """A player's entry for a hand (`selectors.ProposalView`)."""
 
     number = serializers.IntegerField()
+    version = serializers.IntegerField(
+        help_text="which entry of the hand at the table this is: it grows each time the "
+        "table enters the hand again; a confirmation names it"
+    )
     state = serializers.ChoiceField(choices=Proposal.State.choices)
     entered_by = serializers.IntegerField(help_text="the seat of the player who entered it")
     confirmed_by = serializers.ListField(

@@ -39,6 +39,11 @@ class StateConflict(ServiceError):
     status_code = 409
 
 
+class ProposalChanged(StateConflict):
+    """A confirmation of an entry the table has entered again since its player looked
+    at it: 409, nothing recorded; the player looks at the new entry first."""
+
+
 class StaleVersion(ServiceError):
     """Someone changed the object since the client read it: 412."""
 

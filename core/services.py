@@ -73,8 +73,10 @@ from core.table_entry.services import (
     confirm_proposal,
     dispute_proposal,
     find_seat,
+    find_seat_at,
     identify_player,
     issue_codes,
+    open_table,
     propose_hand,
 )
 
@@ -115,6 +117,8 @@ __all__ = [
     "delete_hand",
     "dispute_proposal",
     "find_seat",
+    "find_seat_at",
+    "open_table",
     "finish_event",
     "full_clean_or_raise",
     "identify_player",

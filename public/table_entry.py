@@ -6,8 +6,13 @@ give it once. The page shows the table's sheet, the hands waiting for confirmati
 (confirm or dispute is one tap and shows exactly what will be recorded) and a form to
 enter a hand the way the director's sheet does, with the same messages (`core.
 sheet_form`). Every action goes through `core.services`, which checks the code again:
-the cookie grants nothing by itself. The sheet and the waiting hands follow changes
-by themselves (htmx polls a small endpoint that answers 204 while nothing changed).
+the cookie grants nothing by itself, but a code read from it was right once for this
+browser, so other phones' wrong codes from the same address never lock it out (only
+typed codes are throttled). At a private event the code is the player's credential: it
+opens their table's pages and nothing else, and to anyone without it the pages answer
+as for an event that does not exist (a code form, 404). The sheet and the waiting
+hands follow changes by themselves (htmx polls a small endpoint that answers 204 while
+nothing changed).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import caching, selectors, services
-from core.errors import ServiceError
+from core.errors import InvalidInput, Missing, ServiceError
 from core.hands.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
@@ -48,9 +53,50 @@ COOKIE_AGE = 24 * 60 * 60
 
 
 def table_of_code(request: HttpRequest, slug: str, number: int, table: int) -> Table:
-    """A table of a public round (404 otherwise, as on the public pages)."""
-    event = selectors.public_event(request.user, slug)
+    """A table of a public round (404 otherwise, as on the public pages); at an event
+    this reader may not see (a private one), the table whose player's code this browser
+    keeps (`core.services.open_table`: 404 without it)."""
+    try:
+        event = selectors.public_event(request.user, slug)
+    except Missing:
+        try:
+            return opened_by_code(request, slug, number, table, cookie_code(request), proven=True)
+        except ServiceError as error:  # a code no longer good here opens nothing
+            raise Missing("No such event.") from error
     return selectors.public_table(event, number, table)
+
+
+def opened_by_code(
+    request: HttpRequest, slug: str, number: int, table: int, code: str, *, proven: bool
+) -> Table:
+    found = services.open_table(
+        slug=slug,
+        round_number=number,
+        table_number=table,
+        code=code,
+        client=codes.client_of(request),
+        proven=proven,
+    )
+    found.opened_by_code = True  # the event is not this reader's to see: link nowhere
+    return found
+
+
+def hidden_sign_in(
+    request: HttpRequest, number: int, table: int, error: ServiceError | None = None
+) -> HttpResponse:
+    """The code form of a table at an event this reader may not see, or of no event at
+    all: the same page for both (404 until a right code opens the table), naming
+    nothing the address does not already say."""
+    context = {
+        "round_number": number,
+        "table_number": table,
+        "sign_in_error": first(error) if error is not None else "",
+    }
+    status = error.status_code if error is not None else 404
+    response = render(request, "public/table_entry_code.html", context, status=status)
+    if getattr(error, "retry_after", None):
+        response["Retry-After"] = str(error.retry_after)
+    return response
 
 
 def table_entry_url(table: Table) -> str:
@@ -83,9 +129,15 @@ def signed_in(response: HttpResponse, table: Table, code: str) -> HttpResponse:
     return response
 
 
-def player(request: HttpRequest) -> dict[str, str]:
-    """The code and client every player's action is checked with."""
-    return {"code": cookie_code(request), "client": codes.client_of(request)}
+def event_shown(table: Table) -> bool:
+    """Whether this reader may see the table's event (else only its code opened it)."""
+    return not getattr(table, "opened_by_code", False)
+
+
+def player(request: HttpRequest) -> dict[str, Any]:
+    """The code and client every player's action is checked with: the code this
+    browser keeps, signed by the site when it was right (`proven`)."""
+    return {"code": cookie_code(request), "client": codes.client_of(request), "proven": True}
 
 
 def first(error: ServiceError) -> str:
@@ -123,6 +175,7 @@ def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dic
         "names": names,
         "waiting": waiting,
         "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
+        "event_shown": event_shown(table),
         "why_read_only": read_only_reason(table),
         "entry_url": table_entry_url(table),
         "poll_url": f"{table_entry_url(table)}live/?s={caching.table_signature(table)}",
@@ -159,6 +212,7 @@ def render_page(
         "sign_in_error": sign_in_error,
         "problems": problems or [],
         "entry_url": table_entry_url(table),
+        "event_shown": event_shown(table),
     }
     if seat is not None:
         region = region_context(request, table, seat)
@@ -220,17 +274,37 @@ def refused(
 def table_page(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """GET: the page (the code form until the player gives theirs; `?code=` from the QR
     code gives it). POST: the player gives their code."""
-    found = table_of_code(request, slug, number, table)
     typed = request.POST.get("code") if request.method == "POST" else request.GET.get("code")
+    try:
+        event = selectors.public_event(request.user, slug)
+    except Missing:
+        return hidden_table_page(request, slug, number, table, typed)
+    found = selectors.public_table(event, number, table)
     if typed is not None:
         try:
             services.identify_player(table=found, code=typed, client=codes.client_of(request))
         except ServiceError as error:
-            message = next(msg for msgs in error.errors.values() for msg in msgs)
             return render_page(
-                request, found, None, status=error.status_code, sign_in_error=message
+                request, found, None, status=error.status_code, sign_in_error=first(error)
             )
         return signed_in(redirect(table_entry_url(found)), found, typed)
+    hand = request.GET.get("hand", "")
+    chosen = int(hand) if hand.isascii() and hand.isdigit() and len(hand) < 3 else None
+    return render_page(request, found, remembered(request, found), hand=chosen)
+
+
+def hidden_table_page(
+    request: HttpRequest, slug: str, number: int, table: int, typed: str | None
+) -> HttpResponse:
+    """`table_page` at an event this reader may not see: the code form until a right
+    code (typed, or kept by this browser) opens the table."""
+    try:
+        if typed is not None:
+            found = opened_by_code(request, slug, number, table, typed, proven=False)
+            return signed_in(redirect(table_entry_url(found)), found, typed)
+        found = opened_by_code(request, slug, number, table, cookie_code(request), proven=True)
+    except ServiceError as error:
+        return hidden_sign_in(request, number, table, None if isinstance(error, Missing) else error)
     hand = request.GET.get("hand", "")
     chosen = int(hand) if hand.isascii() and hand.isdigit() and len(hand) < 3 else None
     return render_page(request, found, remembered(request, found), hand=chosen)
@@ -243,18 +317,28 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
     shown = request.GET.get("s", "")
     if shown and shown == caching.table_signature_cached(slug, number, table):
         return HttpResponse(status=204)
-    found = table_of_code(request, slug, number, table)
+    try:
+        found = table_of_code(request, slug, number, table)
+    except Missing:
+        if not cookie_code(request):
+            raise
+        return refresh()  # a private event's table this browser's code no longer opens
     if shown == caching.table_signature(found):
         return HttpResponse(status=204)
     seat = remembered(request, found)
     if seat is None:  # the code is no longer good here: the page asks for it again
-        response = HttpResponse(status=204)
-        response["HX-Refresh"] = "true"
-        return response
+        return refresh()
     context = {**region_context(request, found, seat), "oob": True}
     html = render_to_string("public/_table_entry_region.html", context, request=request)
     html += render_to_string("public/_table_entry_sheet.html", context, request=request)
     return HttpResponse(html)
+
+
+def refresh() -> HttpResponse:
+    """The live region's answer when the page must load again (and ask for the code)."""
+    response = HttpResponse(status=204)
+    response["HX-Refresh"] = "true"
+    return response
 
 
 @require_POST
@@ -273,12 +357,27 @@ def propose(request: HttpRequest, slug: str, number: int, table: int, hand: int)
     return redirect(table_entry_url(found) + "#waiting")
 
 
+def shown_version(request: HttpRequest) -> int | None:
+    """The entry the Confirm button was shown with (None from a page older than versions)."""
+    raw = request.POST.get("version", "")
+    if not raw:
+        return None
+    if raw.isascii() and raw.isdigit() and len(raw) < 10:
+        return int(raw)
+    raise InvalidInput(
+        "Reload the page: the entry shown is not one of this hand's.", field="version"
+    )
+
+
 @require_POST
 def confirm(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
+    """Confirm records the entry the player was shown; if the table entered the hand
+    again meanwhile, nothing is recorded (409) and the page shows the new entry."""
     found = table_of_code(request, slug, number, table)
     check_hand(found, hand)
     try:
-        services.confirm_proposal(table=found, number=hand, **player(request))
+        version = shown_version(request)
+        services.confirm_proposal(table=found, number=hand, version=version, **player(request))
     except ServiceError as error:
         seat = remembered(request, found)
         return render_page(
@@ -326,8 +425,13 @@ def leave(request: HttpRequest, slug: str, number: int, table: int) -> HttpRespo
 @require_http_methods(["GET", "POST"])
 @never_cache
 def find_table(request: HttpRequest, slug: str) -> HttpResponse:
-    """A player types their code here to find their table (when they have no QR code)."""
-    event = selectors.public_event(request.user, slug)
+    """A player types their code here to find their table (when they have no QR code).
+    At an event this reader may not see, the same form names no event (404 until a
+    right code finds the table), whether a private event or none has this slug."""
+    try:
+        event = selectors.public_event(request.user, slug)
+    except Missing:
+        return find_hidden_table(request, slug)
     context: dict[str, Any] = {"event": event, "error": ""}
     if request.method == "POST":
         code = request.POST.get("code", "")
@@ -341,3 +445,21 @@ def find_table(request: HttpRequest, slug: str) -> HttpResponse:
         seat.table.round.event = event
         return signed_in(redirect(table_entry_url(seat.table)), seat.table, code)
     return render(request, "public/table_entry_find.html", context)
+
+
+def find_hidden_table(request: HttpRequest, slug: str) -> HttpResponse:
+    context: dict[str, Any] = {"event": None, "error": ""}
+    if request.method != "POST":
+        return render(request, "public/table_entry_find.html", context, status=404)
+    code = request.POST.get("code", "")
+    try:
+        seat = services.find_seat_at(slug=slug, code=code, client=codes.client_of(request))
+    except ServiceError as error:
+        context["error"] = first(error)
+        response = render(
+            request, "public/table_entry_find.html", context, status=error.status_code
+        )
+        if getattr(error, "retry_after", None):
+            response["Retry-After"] = str(error.retry_after)
+        return response
+    return signed_in(redirect(table_entry_url(seat.table)), seat.table, code)

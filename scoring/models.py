@@ -170,6 +170,9 @@ class Proposal(models.Model):
     disputed_seat = models.PositiveSmallIntegerField(null=True, blank=True)
     # The disputing player's own version of the hand, when they gave one.
     alternative = models.JSONField(null=True, blank=True)
+    # Which entry of this hand at this table it is (1, 2, ...): it grows each time the
+    # table enters the hand again, so a confirmation can name the entry its player saw.
+    version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     history = HistoricalRecords()

@@ -211,6 +211,7 @@ SECTIONS = (
             "confirmed_seat",
             "disputed_seat",
             "alternative",
+            "version",
             "created_at",
             "updated_at",
         ),
@@ -349,6 +350,7 @@ def upgrade_from_2(payload: dict[str, Any]) -> dict[str, Any]:
 OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
     "event": {"check_in": False, "club_avoidance": False},
     "entries": {"checked_in": False},
+    "proposals": {"version": 1},
 }
 
 

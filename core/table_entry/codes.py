@@ -12,7 +12,10 @@ in production (Redis), so the limit holds however many processes serve the site:
 that client at that place is refused until the window ends. Per place, because at a
 venue every phone on its Wi-Fi shares one public address: a few typos at one table must
 not stop every other table entering its hands. A guesser gains nothing from it: ten
-tries at a table whose four codes are among 11 billion.
+tries at a table whose four codes are among 11 billion. Only typed codes are refused
+so: a code the site signed for a browser once it was right (the entry page's cookie,
+the API's pass) proves itself, and its phone keeps entering whatever guessers sharing
+its address do (`core.table_entry.services.identify_player`).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from core.hands.selectors import HandView, PenaltyView, ResultView
 from core.table_entry.codes import shown
 from game import rules
 from scoring.models import Hand, Proposal
-from tournaments.models import Event, PlayerCode, Round, Seat, Table
+from tournaments.models import PLAYED_ROUND_STATUSES, Event, PlayerCode, Round, Seat, Table
 
 # --- the hand as entered, kept as JSON ------------------------------------------------
 
@@ -139,6 +139,7 @@ class ProposalView:
 
     id: int
     number: int
+    version: int  # which entry of the hand at the table (a confirmation names it)
     state: str
     entry: dict[str, Any]  # as entered (to fill a form with it)
     hand: HandView | None  # what it would record (None: the rules no longer accept it)
@@ -169,7 +170,7 @@ class ProposalView:
         return self.state in Proposal.OPEN
 
     @property
-    def version(self) -> Version:
+    def as_entered(self) -> Version:
         """The hand as entered, as it would be recorded."""
         label = f"Entered by seat {self.entered.seat} · {self.entered.name}"
         return Version(label, self.hand, self.names, self.entry)
@@ -177,7 +178,7 @@ class ProposalView:
     @property
     def versions(self) -> list[Version]:
         """The versions side by side: as entered, and the disputing player's."""
-        shown = [self.version]
+        shown = [self.as_entered]
         if self.disputed is not None:
             label = f"Disputed by seat {self.disputed.seat} · {self.disputed.name}"
             other = self.alternative_entry or {}
@@ -288,6 +289,7 @@ def proposal_view(proposal: Proposal, now: TableNow) -> ProposalView:
     return ProposalView(
         id=proposal.pk,
         number=number,
+        version=proposal.version,
         state=proposal.state,
         entry=proposal.entry,
         hand=hand,
@@ -398,6 +400,27 @@ def seat_with_code(table: Table, code: str) -> Seat | None:
         .select_related("entry__player")
         .first()
     )
+
+
+def players_table(slug: str, round_number: int, table_number: int) -> Table | None:
+    """A table of a published or closed round of the event `slug`, whoever may see the
+    event (or None): for its players, whose codes open it even at a private event. One
+    query; nothing here says whether the caller may see it."""
+    return (
+        Table.objects.filter(
+            round__event__slug=slug,
+            round__number=round_number,
+            round__status__in=PLAYED_ROUND_STATUSES,
+            number=table_number,
+        )
+        .select_related("round__event")
+        .first()
+    )
+
+
+def event_by_slug(slug: str) -> Event | None:
+    """The event `slug`, whoever may see it (for its players' codes): one query."""
+    return Event.objects.filter(slug=slug).first()
 
 
 def seat_for_code(event: Event, code: str) -> Seat | None:

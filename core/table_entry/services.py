@@ -11,7 +11,13 @@ The rules chosen here (README, "How an event runs"):
 - a hand already recorded takes no entry (409): a director corrects it;
 - a new entry for a hand waiting for confirmation replaces it (the table corrects
   itself); a disputed hand waits for the director, whose entry always wins;
-- the player who entered a hand can neither confirm nor dispute it.
+- the player who entered a hand can neither confirm nor dispute it;
+- each entry of a hand at a table has its number (`Proposal.version`): a confirmation
+  that names one the table has since entered again is refused (409), so what is
+  recorded is what the confirming player saw;
+- a code opens its table at a private event too (the code is the credential), and
+  nothing else of the event: to anyone without a right code, a private event's table
+  answers exactly as a table of no event does.
 Every entry, confirmation and dispute is kept, with its history.
 """
 
@@ -23,7 +29,7 @@ from django.db import transaction
 
 from core.caching import touch_table
 from core.common import with_history_user
-from core.errors import Forbidden, Missing, StaleVersion, StateConflict
+from core.errors import Forbidden, Missing, ProposalChanged, StaleVersion, StateConflict
 from core.hands.services import (
     attempts_of,
     current_version,
@@ -36,6 +42,8 @@ from core.table_entry.codes import new_code
 from core.table_entry.selectors import (
     entry_document,
     entry_from_document,
+    event_by_slug,
+    players_table,
     seat_for_code,
     seat_with_code,
 )
@@ -46,17 +54,57 @@ from tournaments.models import Event, PlayerCode, Round, Seat, Table
 FIELD = codes.FIELD
 
 
-def identify_player(*, table: Table, code: str, client: str) -> Seat:
+def identify_player(*, table: Table, code: str, client: str, proven: bool = False) -> Seat:
     """The seat at `table` of the player whose code (for the table's round) this is.
 
     A code of nobody at this table is refused (Forbidden) and counted against
     `client`; a client with too many wrong codes lately is refused every code
-    (TooManyAttempts) until its window ends. Writes nothing to the database.
+    (TooManyAttempts) until its window ends, unless the code is `proven`: the
+    caller read it from what this site signed for that browser once the code was
+    right, which guessers sharing the client's address cannot forge. Writes nothing
+    to the database.
     """
-    where = f"at table {table.number} in round {table.round.number}"
+    where = at_table(table.round.number, table.number)
     return checked_code(
-        code, client, where, lambda typed: seat_with_code(table, typed), place=f"table:{table.pk}"
+        code,
+        client,
+        where,
+        lambda typed: seat_with_code(table, typed),
+        place=f"table:{table.pk}",
+        proven=proven,
     )
+
+
+def at_table(round_number: int, table_number: int) -> str:
+    return f"at table {table_number} in round {round_number}"
+
+
+def open_table(
+    *, slug: str, round_number: int, table_number: int, code: str, client: str, proven: bool = False
+) -> Table:
+    """A table of an event the caller may not see (a private one), opened by the code
+    of one of its players: their code is their credential, for their table only.
+
+    Whatever the slug names (a private event, or nothing), the answers are the same, so
+    they tell nobody whether a private event exists: no code is "No such event." (404);
+    a wrong one is refused (403) and counted at this address, so guessing is throttled
+    as at a public table (429 after a few)."""
+    if not codes.normalize(code):
+        raise Missing("No such event.")
+    table = players_table(slug, round_number, table_number)
+
+    def lookup(typed: str) -> Seat | None:
+        return seat_with_code(table, typed) if table is not None else None
+
+    checked_code(
+        code,
+        client,
+        at_table(round_number, table_number),
+        lookup,
+        place=f"hidden-table:{slug}/{round_number}/{table_number}",
+        proven=proven,
+    )
+    return table
 
 
 def find_seat(*, event: Event, code: str, client: str) -> Seat:
@@ -66,19 +114,52 @@ def find_seat(*, event: Event, code: str, client: str) -> Seat:
     return checked_code(
         code,
         client,
-        "in a round in play",
+        IN_PLAY,
         lambda typed: seat_for_code(event, typed),
         place=f"event:{event.pk}",
     )
 
 
+def find_seat_at(*, slug: str, code: str, client: str) -> Seat:
+    """`find_seat` at an event the caller may not see (a private one, or none): a right
+    code finds its player's table; anything else is answered as at an event that does
+    not exist, so a private event's slug is never confirmed."""
+    event = event_by_slug(slug)
+    return checked_code(
+        code,
+        client,
+        IN_PLAY,
+        lambda typed: seat_for_code(event, typed) if event is not None else None,
+        place=f"hidden-event:{slug}",
+    )
+
+
+IN_PLAY = "in a round in play"
+
+
 def checked_code(
-    code: str, client: str, where: str, lookup: Callable[[str], Seat | None], *, place: str
+    code: str,
+    client: str,
+    where: str,
+    lookup: Callable[[str], Seat | None],
+    *,
+    place: str,
+    proven: bool = False,
 ) -> Seat:
     """The seat `lookup` finds for the typed code; wrong codes are counted against the
-    client at `place` (a table, or an event's find-your-table page: `core.table_entry.codes`)."""
-    codes.check_allowed(client, place)
+    client at `place` (a table, or an event's find-your-table page: `core.table_entry.codes`).
+    A `proven` code passes whatever the count (see `identify_player`); one no longer
+    right here is refused but not counted, being no guess."""
     typed = codes.normalize(code)
+    if proven and typed:
+        seat = lookup(typed)
+        if seat is None:
+            raise Forbidden(
+                f"Your code is no longer that of a player {where}. Check your player slip.",
+                field=FIELD,
+            )
+        return seat
+    codes.check_allowed(client, place)
     if not typed:
         raise Forbidden("Give your player code (it is on your player slip).", field=FIELD)
     seat = lookup(typed)
@@ -99,11 +180,13 @@ def named(seat: Seat) -> str:
     return f"seat {seat.position} ({seat.entry.player.name})"
 
 
-def player_at_table(table: Table, number: int, code: str, client: str) -> tuple[Table, Seat]:
+def player_at_table(
+    table: Table, number: int, code: str, client: str, proven: bool
+) -> tuple[Table, Seat]:
     """The checks every player's action starts with, in the order a refusal is given:
     the code, the event's setting, the table taking writes (its row lock taken), the
     player still playing hand `number`."""
-    seat = identify_player(table=table, code=code, client=client)
+    seat = identify_player(table=table, code=code, client=client, proven=proven)
     check_players_enter(table.round.event)
     table = lock_table_for_write(table)
     if not seat.plays_hand(number):
@@ -143,12 +226,19 @@ def disputed_conflict(proposal: Proposal) -> StateConflict:
 
 @transaction.atomic
 def propose_hand(
-    *, table: Table, number: int, entry: rules.HandEntry, code: str, client: str
+    *,
+    table: Table,
+    number: int,
+    entry: rules.HandEntry,
+    code: str,
+    client: str,
+    proven: bool = False,
 ) -> Proposal:
     """A player at `table` enters hand `number`: it waits, unrecorded, until another
     player there confirms it. The rules engine judges it now, as it will when it is
-    recorded. Sending the same entry again changes nothing."""
-    table, seat = player_at_table(table, number, code, client)
+    recorded. Sending the same entry again changes nothing; any other entry is the
+    hand's next version."""
+    table, seat = player_at_table(table, number, code, client, proven)
     attempts = attempts_of(table, number)
     check_not_recorded(attempts, number)
     latest = latest_for_update(table, number)
@@ -169,6 +259,7 @@ def propose_hand(
         base_version=current_version(attempts),
         entered_by=seat.entry,
         entered_seat=seat.position,
+        version=latest.version + 1 if latest is not None else 1,
     )
     with_history_user(proposal, None, f"entered by {named(seat)}").save()
     touch_table(table)
@@ -180,11 +271,24 @@ def nothing_waiting(number: int) -> Missing:
 
 
 @transaction.atomic
-def confirm_proposal(*, table: Table, number: int, code: str, client: str) -> Proposal:
+def confirm_proposal(
+    *,
+    table: Table,
+    number: int,
+    code: str,
+    client: str,
+    version: int | None = None,
+    proven: bool = False,
+) -> Proposal:
     """Another player at the table confirms the entry waiting for hand `number`: it is
     recorded through `record_hand` as if a director had sent it, its history naming
-    the seats that entered and confirmed it. Confirming again changes nothing."""
-    table, seat = player_at_table(table, number, code, client)
+    the seats that entered and confirmed it. Confirming again changes nothing.
+
+    `version` is the entry the player was shown: if the table has entered the hand
+    again since, nothing is recorded (ProposalChanged, 409) and the player looks at the
+    new entry. Without it (API clients from before versions) the waiting entry is
+    confirmed as it stands; the pages always send it."""
+    table, seat = player_at_table(table, number, code, client, proven)
     proposal = latest_for_update(table, number)
     if (
         proposal is not None
@@ -197,6 +301,12 @@ def confirm_proposal(*, table: Table, number: int, code: str, client: str) -> Pr
         raise disputed_conflict(proposal)
     if proposal is None or proposal.state != Proposal.State.PENDING:
         raise nothing_waiting(number)
+    if version is not None and version != proposal.version:
+        raise ProposalChanged(
+            f"Hand {number} was entered again (by seat {proposal.entered_seat}) since you "
+            "looked at it: nothing was recorded. Check the new entry before you confirm it.",
+            field="version",
+        )
     if proposal.entered_by_id == seat.entry_id:
         raise StateConflict(
             f"You entered hand {number}: another player at the table confirms it.", field=FIELD
@@ -230,11 +340,12 @@ def dispute_proposal(
     code: str,
     client: str,
     entry: rules.HandEntry | None = None,
+    proven: bool = False,
 ) -> Proposal:
     """Another player at the table disputes the entry waiting for hand `number`, with
     their own version of the hand if they give one (judged by the rules engine):
     nothing is recorded, and the director decides. Disputing again changes nothing."""
-    table, seat = player_at_table(table, number, code, client)
+    table, seat = player_at_table(table, number, code, client, proven)
     check_not_recorded(attempts_of(table, number), number)
     proposal = latest_for_update(table, number)
     if proposal is None:
