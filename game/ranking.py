@@ -209,13 +209,15 @@ def rank(
       one who withdrew after the round hands the place to the next best); a tie at
       the cut goes to the lower set total, then the chain's set-level keys in the
       chain's order (more hands won, fewer penalty points in that set), then the
-      draw. The others go out in that round, incomplete sets always (a table with
-      fewer complete sets than places sends fewer through). Ranked: those still in
-      first, by the latest round they played (later first), a live set before an
-      incomplete one, their place at their table in it, their set total in it, then
-      the chain; then those out, by the round they went out in (later first), a
-      complete set before an incomplete one (fewer hands missing first) before no set,
-      their set total in it; then fewer hands missing over the event, then the chain.
+      draw. The others go out in that round, incomplete sets always; places a
+      table cannot fill (fewer complete sets than places) go to the best of the round
+      who did not go through, by their place at their table, then as at the cut.
+      Ranked: those still in first, by the latest round they played (later first),
+      a live set before an incomplete one, their place at their table in it, their
+      set total in it, then the chain; then those out, by the round they went out in
+      (later first), a complete set before an incomplete one (fewer hands missing
+      first) before no set, their set total in it; then fewer hands missing over the
+      event, then the chain.
       A round is decided when its number is at most `rounds_closed`; a round in play
       eliminates nobody yet, its places only order those still in. With
       `rounds_closed=None` every round with sets counts as decided.

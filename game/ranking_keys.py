@@ -188,9 +188,14 @@ def knockout(
     for round_number in sorted(by_round):
         decided = rounds_closed is None or round_number <= rounds_closed
         played: set[int] = set()
+        through: set[int] = set()
+        left_over: list[tuple[tuple, TalliedSet]] = []  # eligible, not through at their table
+        places_left = 0
+        round_sets: list[TalliedSet] = []
         for sets in by_round[round_number]:
             played.update(s.entry for s in sets)
             contenders = [s for s in sets if s.entry not in out]
+            round_sets.extend(contenders)
             places = places_of(contenders)
             for s in contenders:
                 latest[s.entry] = (round_number, places[s.entry], s.total, s.hands_missing)
@@ -198,16 +203,28 @@ def knockout(
                 # Only a complete set can go through, and never a withdrawn player's,
                 # unless they did play on: a withdrawal between rounds hands the place
                 # to the next best, a later one leaves the earlier rounds as they were.
-                eligible = [
-                    s
-                    for s in contenders
-                    if not s.incomplete
-                    and (not tallies[s.entry].withdrawn or last_set[s.entry] > round_number)
-                ]
-                through = {s.entry for s in sorted(eligible, key=cut_key)[:advance]}
-                for s in contenders:
-                    if s.entry not in through:
-                        out[s.entry] = (round_number, s.total, s.hands_missing)
+                eligible = sorted(
+                    (
+                        s
+                        for s in contenders
+                        if not s.incomplete
+                        and (not tallies[s.entry].withdrawn or last_set[s.entry] > round_number)
+                    ),
+                    key=cut_key,
+                )
+                through.update(s.entry for s in eligible[:advance])
+                places_left += min(advance, len(contenders)) - len(eligible[:advance])
+                left_over.extend(((places[s.entry], *cut_key(s)), s) for s in eligible[advance:])
+        if decided:
+            # A table that sends fewer than its places through (sets cut short,
+            # withdrawals) leaves them to the best of the round who did not go through:
+            # by their place at their table, then as at the cut. So a knockout never
+            # stalls for want of players while enough remain.
+            for _, s in sorted(left_over, key=lambda pair: pair[0])[:places_left]:
+                through.add(s.entry)
+            for s in round_sets:
+                if s.entry not in through:
+                    out[s.entry] = (round_number, s.total, s.hands_missing)
         if decided:
             for entry in withdrawn:
                 if entry not in out and entry not in played:
