@@ -3,6 +3,7 @@ service error."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -25,3 +26,22 @@ def full_clean_or_raise(obj: Any, *, exclude: list[str] | None = None) -> None:
         obj.full_clean(exclude=exclude)
     except ValidationError as error:
         raise InvalidInput.from_validation_error(error) from error
+
+
+# Characters no one types into a name, a reason, the cards or an announcement: control
+# characters (a tab and line breaks are text) and lone surrogates, which are no
+# character at all and cannot be stored or sent as UTF-8.
+UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def text_problem(value: str) -> str | None:
+    """Why `value` cannot be taken as text (None when it can)."""
+    found = UNREADABLE.search(value)
+    if found is None:
+        return None
+    char = found.group()
+    if char == "\x00":
+        return "Text may not contain NUL characters."
+    if "\ud800" <= char <= "\udfff":
+        return f"Text may not contain an unpaired surrogate (U+{ord(char):04X})."
+    return f"Text may not contain control characters (U+{ord(char):04X})."
