@@ -45,3 +45,26 @@ def text_problem(value: str) -> str | None:
     if "\ud800" <= char <= "\udfff":
         return f"Text may not contain an unpaired surrogate (U+{ord(char):04X})."
     return f"Text may not contain control characters (U+{ord(char):04X})."
+
+
+# An imported history row's author is a name from the archive, never a user here (a
+# username in an archive proves nothing): it is kept as text in the row's reason,
+# "alice (imported): the reason", and read back from there when the event is exported.
+IMPORTED_AUTHOR = re.compile(r"(?P<name>.+?) \(imported\)(?:: (?P<reason>.*))?", re.DOTALL)
+
+
+def imported_reason(author: str | None, reason: str | None, max_length: int | None) -> str | None:
+    """The reason an imported history row keeps: the archive's author named in it."""
+    if author is None:
+        return reason
+    note = f"{author} (imported)" + (f": {reason}" if reason else "")
+    return note[:max_length] if max_length else note
+
+
+def author_and_reason(stored: str | None) -> tuple[str | None, str | None]:
+    """(author, reason) of a history row with no user, as `imported_reason` wrote them;
+    (None, the reason) for any other."""
+    found = IMPORTED_AUTHOR.fullmatch(stored or "")
+    if found is None:
+        return None, stored
+    return found["name"], found["reason"]

@@ -30,9 +30,12 @@ from core.archive import (
     BY_NAME,
     EVENT_FIELDS,
     FORMAT,
+    HISTORY_ROWS_PER_ROW,
     HISTORY_SECTIONS,
     HOUSE_RULES,
     IMPLICIT_EVENT,
+    MAX_DIRECTORS,
+    MAX_ROWS,
     READABLE_VERSIONS,
     SECTIONS,
     VERSION,
@@ -44,8 +47,10 @@ from core.archive import (
     upgrade,
 )
 from core.archive.verify import check_event_settings, verify_event
+from core.common import imported_reason
 from core.entries.services import create_player
 from core.errors import ServiceError
+from core.events.selectors import visible_players
 from core.events.services import RESERVED_SLUGS
 from core.ratings.services import queue_ratings_refresh
 from game.rulesets import check_house
@@ -133,6 +138,11 @@ def check_keys(where: str, row: Any, expected: set[str]) -> None:
         raise damaged(where, "; ".join(parts) + " (an incompatible archive)")
 
 
+def check_row_count(where: str, rows: list, bound: int) -> None:
+    if len(rows) > bound:
+        raise damaged(where, f"{len(rows):,} rows, more than the {bound:,} an archive may carry")
+
+
 def check_number(where: str, value: Any, *, nullable: bool = False) -> int | None:
     if value is None and nullable:
         return None
@@ -171,6 +181,7 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
     directors = event_row["directors"]
     if not isinstance(directors, list):
         raise damaged("the event's directors", "not a list")
+    check_row_count("the event's directors", directors, MAX_DIRECTORS)
     usernames = {check_username("the event's directors", d) for d in directors} - {None}
     rows: dict[str, list[dict[str, Any]]] = {}
     ids: dict[str, set[int]] = {}
@@ -178,6 +189,7 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
         raw_rows = payload[section.name]
         if not isinstance(raw_rows, list):
             raise damaged(section.name, "not a list")
+        check_row_count(section.name, raw_rows, MAX_ROWS[section.name])
         checked = []
         ids[section.name] = set()
         for i, raw in enumerate(raw_rows, start=1):
@@ -208,6 +220,8 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
         raw_rows = history_payload[section.name]
         if not isinstance(raw_rows, list):
             raise damaged(f"the history of {section.name}", "not a list")
+        bound = MAX_ROWS[section.name] * HISTORY_ROWS_PER_ROW
+        check_row_count(f"the history of {section.name}", raw_rows, bound)
         model = section.history_model
         checked = []
         for i, raw in enumerate(raw_rows, start=1):
@@ -222,9 +236,10 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
             values["history_type"] = raw["history_type"]
             for ref in section.refs:
                 values[ref] = check_number(f"{where}, {ref}", raw[ref], nullable=True)
-            for user_field in [*section.users, "history_user"]:
+            for user_field in section.users:
                 values[user_field] = check_username(f"{where}, {user_field}", raw[user_field])
                 usernames.add(values[user_field])
+            values["history_user"] = check_username(f"{where}, history_user", raw["history_user"])
             checked.append(values)
         history[section.name] = checked
     return Checked(
@@ -295,9 +310,8 @@ class Imported:
         )
         if self.authors_unknown:
             text += (
-                " History by users not known here is kept without its author: "
-                + ", ".join(self.authors_unknown)
-                + "."
+                " Hands and announcements by users not known here are kept without who "
+                "recorded them: " + ", ".join(self.authors_unknown) + "."
             )
         if self.directors_not_granted:
             text += (
@@ -353,15 +367,25 @@ def resolve_users(usernames: set[str], unknown: list[str]) -> dict[str, int]:
     return found
 
 
-def match_players(rows: list[dict[str, Any]], imported: Imported) -> dict[int, int]:
-    """Archive player number -> player id here: the oldest player with the same name,
-    club and country not matched already, else a new player (with the archive's rating
-    and creation date)."""
+def players_seen_by(by: AbstractBaseUser | None):
+    """The players an import may match: those the importing director may see (a player
+    of others' private events only must not become public through an archive); the
+    command line, run by the site's operator, sees them all."""
+    return Player.objects.all() if by is None else visible_players(by)
+
+
+def match_players(
+    rows: list[dict[str, Any]], imported: Imported, by: AbstractBaseUser | None = None
+) -> dict[int, int]:
+    """Archive player number -> player id here: the oldest player the importer may see
+    with the same name, club and country not matched already, else a new player (with
+    the archive's rating and creation date)."""
     keys = {(r["name"], r["club"], r["country"]) for r in rows}
     names = {k[0] for k in keys}
     existing: dict[tuple[str, str, str], list[int]] = {}
     for pk, name, club, country in (
-        Player.objects.filter(name__in=names)
+        players_seen_by(by)
+        .filter(name__in=names)
         .order_by("pk")
         .values_list("pk", "name", "club", "country")
     ):
@@ -440,8 +464,9 @@ def import_event(
 
 def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
     if Event.objects.filter(slug=slug).exists():
+        # Worded the same whether the importer may see that event or not.
         raise ArchiveError(
-            f"An event {slug!r} already exists here; import it under another slug (the "
+            f"The slug {slug!r} is taken here; import it under another slug (the "
             "import page's New slug, or --rename NEW_SLUG on the command line). Nothing was "
             "imported."
         )
@@ -458,7 +483,9 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
     users = resolve_users(checked.usernames, imported.authors_unknown)
     if by is not None and by.is_authenticated:
         event.directors.add(by)
-    ids: dict[str, dict[int, int]] = {"players": match_players(checked.rows["players"], imported)}
+    ids: dict[str, dict[int, int]] = {
+        "players": match_players(checked.rows["players"], imported, by)
+    }
     # Every number a section's rows have or are referred to by gets an id of its own.
     for section in SECTIONS[1:]:
         if not section.has_ids:
@@ -492,6 +519,7 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
         imported.counts[section.name] = len(objs)
     for section in HISTORY_SECTIONS:
         model = section.history_model
+        reason_length = model._meta.get_field("history_change_reason").max_length
         objs = [
             model(
                 **{
@@ -502,8 +530,10 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
                 id=ids[section.name][row["id"]],
                 history_date=row["history_date"],
                 history_type=row["history_type"],
-                history_change_reason=row["history_change_reason"],
-                history_user_id=users.get(row["history_user"]),
+                history_change_reason=imported_reason(
+                    row["history_user"], row["history_change_reason"], reason_length
+                ),
+                history_user_id=None,
             )
             for row in checked.history[section.name]
         ]
