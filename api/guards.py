@@ -12,6 +12,9 @@ from typing import Any
 from rest_framework import authentication, exceptions, parsers, throttling
 from rest_framework.pagination import LimitOffsetPagination
 
+from core.common import UNREADABLE, text_problem
+from core.errors import NON_FIELD
+
 # Deeper than any body the API takes (a hand is three levels), far below Python's
 # recursion limit, so nothing downstream ever recurses on a hostile document.
 MAX_DEPTH = 16
@@ -21,24 +24,33 @@ MAX_OFFSET = 2**31 - 1
 
 
 def check_document(data: Any) -> None:
-    """Refuse a parsed body nested deeper than MAX_DEPTH or holding a NUL character
-    (which PostgreSQL cannot store in text). Iterative: a hostile depth cannot
-    exhaust the stack."""
-    pending = [(data, 1)]
+    """Refuse a parsed body nested deeper than MAX_DEPTH, or holding text no field can
+    take (a NUL, which PostgreSQL cannot store, another control character, or a lone
+    surrogate, which cannot even be written back as UTF-8), naming the field it is in.
+    Iterative: a hostile depth cannot exhaust the stack."""
+    pending: list[tuple[Any, int, str]] = [(data, 1, "")]
     while pending:
-        value, depth = pending.pop()
+        value, depth, where = pending.pop()
         if isinstance(value, str):
-            if "\x00" in value:
-                raise exceptions.ParseError("Text in the body may not contain NUL characters.")
+            problem = text_problem(value)
+            if problem is not None:
+                field = where.split("[", 1)[0].split(".", 1)[0] or NON_FIELD
+                inside = f" (in {where})" if where and where != field else ""
+                raise exceptions.ValidationError({field: [problem[:-1] + inside + "."]})
             continue
         if not isinstance(value, dict | list):
             continue
         if depth > MAX_DEPTH:
             raise exceptions.ParseError(f"The JSON body is nested deeper than {MAX_DEPTH} levels.")
-        items = value.items() if isinstance(value, dict) else enumerate(value)
-        for key, item in items:
-            pending.append((key, depth + 1))
-            pending.append((item, depth + 1))
+        if isinstance(value, dict):
+            for key, item in value.items():
+                key_name = UNREADABLE.sub("?", str(key))
+                name = f"{where}.{key_name}" if where else key_name
+                pending.append((key, depth + 1, name))
+                pending.append((item, depth + 1, name))
+        else:
+            for index, item in enumerate(value):
+                pending.append((item, depth + 1, f"{where}[{index}]"))
 
 
 class JSONParser(parsers.JSONParser):

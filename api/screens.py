@@ -4,12 +4,13 @@ the event's announcements. Thin: parse, call one service or selector, render."""
 from __future__ import annotations
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.guards import MAX_LIMIT, Pagination
 from api.screen_serializers import (
     AnnouncementInputSerializer,
     AnnouncementSerializer,
@@ -50,10 +51,21 @@ class RoundClockView(EventScoped, APIView):
 class AnnouncementList(EventScoped, APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=AnnouncementSerializer(many=True))
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "limit", int, required=False, description=f"at most this many (up to {MAX_LIMIT})"
+            ),
+            OpenApiParameter("offset", int, required=False, description="skip this many first"),
+        ],
+        responses=AnnouncementSerializer(many=True),
+    )
     def get(self, request, slug: str):
-        """Every announcement of the event, newest first; removed ones are history."""
-        found = selectors.announcements(self.event)
+        """The event's announcements, newest first, one page at a time (`?limit=`, at
+        most the API's page size, and `?offset=`); removed ones are history."""
+        pages = Pagination()
+        limit, offset = pages.get_limit(request), pages.get_offset(request)
+        found = selectors.announcements(self.event)[offset : offset + limit]
         return Response(AnnouncementSerializer(found, many=True).data)
 
     @extend_schema(request=AnnouncementInputSerializer, responses={201: AnnouncementSerializer})

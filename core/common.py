@@ -3,6 +3,7 @@ service error."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -25,3 +26,45 @@ def full_clean_or_raise(obj: Any, *, exclude: list[str] | None = None) -> None:
         obj.full_clean(exclude=exclude)
     except ValidationError as error:
         raise InvalidInput.from_validation_error(error) from error
+
+
+# Characters no one types into a name, a reason, the cards or an announcement: control
+# characters (a tab and line breaks are text) and lone surrogates, which are no
+# character at all and cannot be stored or sent as UTF-8.
+UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def text_problem(value: str) -> str | None:
+    """Why `value` cannot be taken as text (None when it can)."""
+    found = UNREADABLE.search(value)
+    if found is None:
+        return None
+    char = found.group()
+    if char == "\x00":
+        return "Text may not contain NUL characters."
+    if "\ud800" <= char <= "\udfff":
+        return f"Text may not contain an unpaired surrogate (U+{ord(char):04X})."
+    return f"Text may not contain control characters (U+{ord(char):04X})."
+
+
+# An imported history row's author is a name from the archive, never a user here (a
+# username in an archive proves nothing): it is kept as text in the row's reason,
+# "alice (imported): the reason", and read back from there when the event is exported.
+IMPORTED_AUTHOR = re.compile(r"(?P<name>.+?) \(imported\)(?:: (?P<reason>.*))?", re.DOTALL)
+
+
+def imported_reason(author: str | None, reason: str | None, max_length: int | None) -> str | None:
+    """The reason an imported history row keeps: the archive's author named in it."""
+    if author is None:
+        return reason
+    note = f"{author} (imported)" + (f": {reason}" if reason else "")
+    return note[:max_length] if max_length else note
+
+
+def author_and_reason(stored: str | None) -> tuple[str | None, str | None]:
+    """(author, reason) of a history row with no user, as `imported_reason` wrote them;
+    (None, the reason) for any other."""
+    found = IMPORTED_AUTHOR.fullmatch(stored or "")
+    if found is None:
+        return None, stored
+    return found["name"], found["reason"]

@@ -7,6 +7,7 @@ from urllib.parse import unquote_to_bytes
 from django.core.handlers.exception import response_for_exception
 from django.http import Http404, HttpResponse, JsonResponse
 
+from core.common import UNREADABLE, text_problem
 from core.errors import Missing
 
 NUL = b"\x00"
@@ -26,6 +27,37 @@ class RefuseNulMiddleware:
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": MESSAGE}, status=400)
             return HttpResponse(MESSAGE, status=400, content_type="text/plain; charset=utf-8")
+        return self.get_response(request)
+
+
+FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class RefuseUnreadableFormTextMiddleware:
+    """A form field holding a control character (a tab and line breaks are text) is
+    answered 400 naming the field, before any page's form sees it: the pages' one check,
+    as the API's is its JSON parser (`api.guards.check_document`). A lone surrogate
+    cannot arrive this way (Django decodes a form's bytes, replacing what is not
+    UTF-8), so the same check covers everything a form can send."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            request.method == "POST"
+            and not request.path.startswith("/api/")
+            and request.content_type in FORMS
+        ):
+            for name, values in request.POST.lists():
+                problem = text_problem(name) or next(
+                    (text_problem(v) for v in values if text_problem(v)), None
+                )
+                if problem is not None:
+                    field = UNREADABLE.sub("?", name)
+                    return HttpResponse(
+                        f"{field}: {problem}", status=400, content_type="text/plain; charset=utf-8"
+                    )
         return self.get_response(request)
 
 

@@ -87,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "kalooki_site.middleware.RefuseUnreadableFormTextMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -253,10 +254,9 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
-if envbool("SECURE_PROXY_SSL", False):
-    # Behind the proxy, the client's address is the one it puts in X-Forwarded-For.
-    AXES_IPWARE_PROXY_COUNT = envint("AXES_PROXY_COUNT", 1)
-    AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# The client's address as the API's throttles read it: past the NUM_PROXIES proxies
+# in front of the site, so one client's wrong passwords never lock out another's.
+AXES_CLIENT_IP_CALLABLE = "kalooki_site.client_address.client_address"
 
 # Outgoing mail: without EMAIL_HOST nothing can be sent, so the password-reset pages
 # are not offered at all (a director asks an administrator instead).

@@ -1,9 +1,13 @@
 from __future__ import annotations
 
+import sys
+
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth
-from django.http import Http404, JsonResponse
+from django.core.exceptions import RequestDataTooBig
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views import defaults
@@ -75,12 +79,62 @@ urlpatterns = [
 ]
 
 
+def under_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
 def page_not_found(request, exception):
     """An address no route matches: JSON under the API (as its every other answer),
     the site's page elsewhere."""
-    if request.path.startswith("/api/"):
+    if under_api(request):
         return JsonResponse({"detail": "Not found."}, status=404)
     return defaults.page_not_found(request, exception)
 
 
+def bad_request(request, exception):
+    """A request refused before any view read it: a body larger than
+    DATA_UPLOAD_MAX_MEMORY_SIZE (413), or one Django finds suspicious (400)."""
+    if isinstance(exception, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        message = f"The request body is larger than the {limit:,} bytes a request may carry."
+        if under_api(request):
+            return JsonResponse({"detail": message}, status=413)
+        return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+    if under_api(request):
+        return JsonResponse({"detail": "Bad request."}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def permission_denied(request, exception):
+    if under_api(request):
+        return JsonResponse({"detail": "You may not do this."}, status=403)
+    return defaults.permission_denied(request, exception)
+
+
+# Seconds a client is asked to wait when the database refuses connections.
+DATABASE_RETRY_AFTER = 5
+
+
+def server_error(request):
+    """An error no view answered. A database that cannot be reached (refusing
+    connections, too many clients) is a 503 with Retry-After: the request can be sent
+    again shortly. JSON under the API, the site's page elsewhere."""
+    error = sys.exc_info()[1]
+    unavailable = isinstance(error, OperationalError | InterfaceError)
+    if unavailable:
+        message = "The database cannot be reached just now; try again in a few seconds."
+        if under_api(request):
+            response = JsonResponse({"detail": message}, status=503)
+        else:
+            response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
+        response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+        return response
+    if under_api(request):
+        return JsonResponse({"detail": "Server error; it has been logged."}, status=500)
+    return defaults.server_error(request)
+
+
+handler400 = bad_request
+handler403 = permission_denied
 handler404 = page_not_found
+handler500 = server_error

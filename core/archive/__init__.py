@@ -29,6 +29,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from core.common import text_problem
 from core.events.services import EVENT_FIELDS as EVENT_SETTINGS
 from game.rulesets import get_ruleset
 from game.sets import ends_after
@@ -245,6 +246,28 @@ SECTIONS = (
     ),
 )
 BY_NAME = {section.name: section for section in SECTIONS}
+# The most rows of each section an archive may carry, far beyond any real event (a
+# 1,024-player event of 10 rounds has 2,560 tables, about 23,000 hands and 92,000 hand
+# scores), so that a hostile archive cannot fill the database or the pages that list
+# them (README, "Moving an event between installations"). A section's history may hold
+# HISTORY_ROWS_PER_ROW times as many rows.
+MAX_ROWS = {
+    "players": 10_000,
+    "entries": 10_000,
+    "rounds": 100,
+    "tables": 25_000,
+    "seats": 125_000,
+    "codes": 125_000,
+    "hands": 500_000,
+    "hand_scores": 2_500_000,
+    "penalties": 500_000,
+    "proposals": 500_000,
+    "standings": 1_000_000,
+    "clocks": 100,
+    "announcements": 2_000,
+}
+HISTORY_ROWS_PER_ROW = 10
+MAX_DIRECTORS = 100
 HISTORY_SECTIONS = tuple(s for s in SECTIONS if s.history)
 
 
@@ -272,6 +295,10 @@ def decode(model_field: models.Field, value: Any) -> Any:
     """A value from the archive, checked as the model would check it."""
     if value is None and model_field.null:
         return None
+    if isinstance(value, str):
+        problem = text_problem(value)
+        if problem is not None:
+            raise ValidationError(problem)
     if isinstance(model_field, models.JSONField):
         if value is None and not model_field.null:
             raise ValidationError("This field cannot be null.")

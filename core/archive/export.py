@@ -25,6 +25,7 @@ from core.archive import (
     encode,
     renumber_quality,
 )
+from core.common import author_and_reason
 from scoring.models import Hand
 from tournaments.models import Entry, Event, Player, Round, Table
 
@@ -142,6 +143,10 @@ def build_payload(event: Event) -> dict[str, Any]:
             out["history_type"] = obj.history_type
             out["history_change_reason"] = obj.history_change_reason
             out["history_user"] = usernames.get(obj.history_user_id)
+            if obj.history_user_id is None:  # an imported author, named in the reason
+                out["history_user"], out["history_change_reason"] = author_and_reason(
+                    obj.history_change_reason
+                )
         return out
 
     payload: dict[str, Any] = {

@@ -35,8 +35,10 @@ from core.archive import (
 )
 from core.archive.reading import Checked, check_payload, load
 from core.archive.verify import check_event_settings, verify_event
+from core.common import imported_reason
 from core.entries.services import create_player
 from core.errors import ServiceError
+from core.events.selectors import visible_players
 from core.events.services import RESERVED_SLUGS
 from core.ratings.services import queue_ratings_refresh
 from tournaments.models import Event, HouseRuleset, Player
@@ -74,9 +76,8 @@ class Imported:
         )
         if self.authors_unknown:
             text += (
-                " History by users not known here is kept without its author: "
-                + ", ".join(self.authors_unknown)
-                + "."
+                " Hands and announcements by users not known here are kept without who "
+                "recorded them: " + ", ".join(self.authors_unknown) + "."
             )
         if self.directors_not_granted:
             text += (
@@ -132,15 +133,25 @@ def resolve_users(usernames: set[str], unknown: list[str]) -> dict[str, int]:
     return found
 
 
-def match_players(rows: list[dict[str, Any]], imported: Imported) -> dict[int, int]:
-    """Archive player number -> player id here: the oldest player with the same name,
-    club and country not matched already, else a new player (with the archive's rating
-    and creation date)."""
+def players_seen_by(by: AbstractBaseUser | None):
+    """The players an import may match: those the importing director may see (a player
+    of others' private events only must not become public through an archive); the
+    command line, run by the site's operator, sees them all."""
+    return Player.objects.all() if by is None else visible_players(by)
+
+
+def match_players(
+    rows: list[dict[str, Any]], imported: Imported, by: AbstractBaseUser | None = None
+) -> dict[int, int]:
+    """Archive player number -> player id here: the oldest player the importer may see
+    with the same name, club and country not matched already, else a new player (with
+    the archive's rating and creation date)."""
     keys = {(r["name"], r["club"], r["country"]) for r in rows}
     names = {k[0] for k in keys}
     existing: dict[tuple[str, str, str], list[int]] = {}
     for pk, name, club, country in (
-        Player.objects.filter(name__in=names)
+        players_seen_by(by)
+        .filter(name__in=names)
         .order_by("pk")
         .values_list("pk", "name", "club", "country")
     ):
@@ -219,8 +230,9 @@ def import_event(
 
 def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
     if Event.objects.filter(slug=slug).exists():
+        # Worded the same whether the importer may see that event or not.
         raise ArchiveError(
-            f"An event {slug!r} already exists here; import it under another slug (the "
+            f"The slug {slug!r} is taken here; import it under another slug (the "
             "import page's New slug, or --rename NEW_SLUG on the command line). Nothing was "
             "imported."
         )
@@ -237,7 +249,9 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
     users = resolve_users(checked.usernames, imported.authors_unknown)
     if by is not None and by.is_authenticated:
         event.directors.add(by)
-    ids: dict[str, dict[int, int]] = {"players": match_players(checked.rows["players"], imported)}
+    ids: dict[str, dict[int, int]] = {
+        "players": match_players(checked.rows["players"], imported, by)
+    }
     # Every number a section's rows have or are referred to by gets an id of its own.
     for section in SECTIONS[1:]:
         if not section.has_ids:
@@ -271,6 +285,7 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
         imported.counts[section.name] = len(objs)
     for section in HISTORY_SECTIONS:
         model = section.history_model
+        reason_length = model._meta.get_field("history_change_reason").max_length
         objs = [
             model(
                 **{
@@ -281,8 +296,10 @@ def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
                 id=ids[section.name][row["id"]],
                 history_date=row["history_date"],
                 history_type=row["history_type"],
-                history_change_reason=row["history_change_reason"],
-                history_user_id=users.get(row["history_user"]),
+                history_change_reason=imported_reason(
+                    row["history_user"], row["history_change_reason"], reason_length
+                ),
+                history_user_id=None,
             )
             for row in checked.history[section.name]
         ]

@@ -19,8 +19,11 @@ from core.archive import (
     BY_NAME,
     EVENT_FIELDS,
     FORMAT,
+    HISTORY_ROWS_PER_ROW,
     HISTORY_SECTIONS,
     HOUSE_RULES,
+    MAX_DIRECTORS,
+    MAX_ROWS,
     READABLE_VERSIONS,
     SECTIONS,
     VERSION,
@@ -114,6 +117,11 @@ def check_keys(where: str, row: Any, expected: set[str]) -> None:
         raise damaged(where, "; ".join(parts) + " (an incompatible archive)")
 
 
+def check_row_count(where: str, rows: list, bound: int) -> None:
+    if len(rows) > bound:
+        raise damaged(where, f"{len(rows):,} rows, more than the {bound:,} an archive may carry")
+
+
 def check_number(where: str, value: Any, *, nullable: bool = False) -> int | None:
     if value is None and nullable:
         return None
@@ -152,6 +160,7 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
     directors = event_row["directors"]
     if not isinstance(directors, list):
         raise damaged("the event's directors", "not a list")
+    check_row_count("the event's directors", directors, MAX_DIRECTORS)
     usernames = {check_username("the event's directors", d) for d in directors} - {None}
     rows: dict[str, list[dict[str, Any]]] = {}
     ids: dict[str, set[int]] = {}
@@ -159,6 +168,7 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
         raw_rows = payload[section.name]
         if not isinstance(raw_rows, list):
             raise damaged(section.name, "not a list")
+        check_row_count(section.name, raw_rows, MAX_ROWS[section.name])
         checked = []
         ids[section.name] = set()
         for i, raw in enumerate(raw_rows, start=1):
@@ -189,6 +199,8 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
         raw_rows = history_payload[section.name]
         if not isinstance(raw_rows, list):
             raise damaged(f"the history of {section.name}", "not a list")
+        bound = MAX_ROWS[section.name] * HISTORY_ROWS_PER_ROW
+        check_row_count(f"the history of {section.name}", raw_rows, bound)
         model = section.history_model
         checked = []
         for i, raw in enumerate(raw_rows, start=1):
@@ -203,9 +215,10 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
             values["history_type"] = raw["history_type"]
             for ref in section.refs:
                 values[ref] = check_number(f"{where}, {ref}", raw[ref], nullable=True)
-            for user_field in [*section.users, "history_user"]:
+            for user_field in section.users:
                 values[user_field] = check_username(f"{where}, {user_field}", raw[user_field])
                 usernames.add(values[user_field])
+            values["history_user"] = check_username(f"{where}, history_user", raw["history_user"])
             checked.append(values)
         history[section.name] = checked
     return Checked(

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
+from core.caching import announce_version
 from core.common import full_clean_or_raise, with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.hands.selectors import event_has_hands
@@ -373,4 +374,7 @@ def update_event(
         queue_standings_refresh(event)  # ranked anew, or final
     if visibility:
         queue_ratings_refresh()  # ratings count public events only
+        # Every process's copy of the event is checked against this announcement, so
+        # a hidden event stops being served at once, not when the copies expire.
+        announce_version(event, event.standings_version)
     return event

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from core.common import author_and_reason
 from game import rules
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Seat, Table
@@ -43,10 +44,21 @@ PLAYERS_RECORD = "entered by "
 def _who(record: Any) -> str:
     if record.history_user is not None:
         return record.history_user.get_username()
+    author, _ = author_and_reason(record.history_change_reason)
+    if author is not None:
+        return f"{author} (imported)"
     reason = record.history_change_reason or ""
     if reason.startswith(PLAYERS_RECORD):
         return f"the players ({reason})"
     return reason or "unknown"
+
+
+def _why(record: Any) -> str:
+    """The reason a director gave (a players' record says who in `_who` instead)."""
+    if record.history_user is not None:
+        return record.history_change_reason or ""
+    author, reason = author_and_reason(record.history_change_reason)
+    return (reason or "") if author is not None else ""
 
 
 def hand_history(table: Table, number: int) -> list[HistoryEntry]:
@@ -120,9 +132,7 @@ def hand_history(table: Table, number: int) -> list[HistoryEntry]:
                 deal=record.attempt,
                 action=action,
                 changes=changes,
-                reason=(record.history_change_reason or "")
-                if record.history_user is not None
-                else "",
+                reason=_why(record),
             )
         )
     return entries

@@ -8,6 +8,7 @@ import json
 from api.scoring_serializers import StandingsSerializer, TableSerializer
 from api.serializers import RoundSerializer
 from core import selectors
+from core.common import author_and_reason
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Entry, Event, Player, Round, Seat, Table
 
@@ -82,6 +83,14 @@ def snapshot(event: Event) -> dict:
     return json.loads(json.dumps(shown, default=str))
 
 
+def author_and_reason_shown(row) -> tuple:
+    """Who made a change and why, as the history names them: a user here, or the name an
+    imported archive gave (kept as text)."""
+    if row.history_user is not None:
+        return row.history_user.username, row.history_change_reason
+    return author_and_reason(row.history_change_reason)
+
+
 def history_summary(event: Event, entry_names: dict[int, str]) -> dict[str, list]:
     """Every history row of the event's objects (deleted ones too), by what it says."""
     rounds = Round.objects.filter(event=event).values("pk")
@@ -109,8 +118,7 @@ def history_summary(event: Event, entry_names: dict[int, str]) -> dict[str, list
             (
                 row.history_type,
                 row.history_date.isoformat(),
-                row.history_user.username if row.history_user else None,
-                row.history_change_reason,
+                *author_and_reason_shown(row),
                 entry_names.get(getattr(row, "entry_id", None)),
                 *[getattr(row, f) for f in fields[name]],
             )

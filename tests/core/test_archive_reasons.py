@@ -48,6 +48,6 @@ def test_a_corrections_reason_is_exported_and_comes_back_on_import(alice):
     assert (newest.action, newest.version, newest.who, newest.reason) == (
         "corrected",
         2,
-        "alice",
+        "alice (imported)",  # the archive's name, not the user alice here
         reason,
     )
