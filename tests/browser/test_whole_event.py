@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import Permission
 
+from core.common import author_and_reason
 from scoring.models import Hand
 from tests.browser.test_director_sheet import sign_in
 from tests.fixtures import make_user
@@ -198,9 +199,9 @@ def test_a_whole_event_from_the_directors_pages(live_server, new_page, tmp_path)
         table__round__event=copy, table__round__number=2, table__number=2, number=1
     )
     assert restored.version == 3
-    assert restored.history.filter(
-        history_change_reason="restored version 1: the correction was typed from the wrong sheet"
-    ).exists()
-    assert restored.history.get(version=2).history_change_reason == (
+    # The copy's history keeps each change's author as text from the archive.
+    reasons = [author_and_reason(h.history_change_reason)[1] for h in restored.history.all()]
+    assert "restored version 1: the correction was typed from the wrong sheet" in reasons
+    assert author_and_reason(restored.history.get(version=2).history_change_reason)[1] == (
         "seat 2 read from the wrong column"
     )
