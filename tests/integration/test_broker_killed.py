@@ -5,6 +5,7 @@ every process under `manage.py run_processes`, PostgreSQL, a private redis-serve
 After each time Redis comes back, the standings equal a full rebuild within
 RECOVERY_SECONDS, with no further save; and at the end a worker is running (the same
 one, or one the supervisor restarted) and `manage.py check_worker` says it takes jobs.
+A worker that exits all the same is started again by the supervisor.
 """
 
 from __future__ import annotations
@@ -148,6 +149,20 @@ def test_redis_killed_while_rebuilding_and_jobs_wait_the_standings_come_right_an
         os.kill(workers[-1], 0)  # the worker running now: alive
         assert "Unrecoverable error" not in site.output() or len(workers) > 1
         call_command("check_worker")  # a worker ran the catch-up within the last minute
+
+        # A worker that exits anyway (as with the transport's AttributeError) is started
+        # again by the supervisor, and the next save's standings follow.
+        os.kill(workers[-1], signal.SIGKILL)
+        wait_until(lambda: len(site.worker_pids()) == len(workers) + 1, 10, "a new worker")
+        saved = director.put(f"{hands}/4/", json=hand_body(1))
+        assert saved.status_code == 200, saved.text
+        back = time.monotonic()
+        wait_until(
+            lambda: [row[3] for row in standings(event)] == [0, 30 * (KILLS - 1) + 7, 28, 36],
+            RECOVERY_SECONDS,
+            "the standings after the worker was restarted",
+        )
+        print(f"standings right {time.monotonic() - back:.1f}s after the save")
         assert requests.get(f"{site.url}/events/faults/", timeout=10).status_code == 200
     finally:
         site.stop()
