@@ -272,7 +272,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 45)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 40)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# A worker never gives up on its broker: Celery's default stops retrying (and exits)
+# A worker never gives up on its broker: by default Celery stops retrying (and raises)
 # after 100 attempts, about 45 minutes into an outage.
 CELERY_BROKER_CONNECTION_RETRY = True
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
