@@ -1,9 +1,10 @@
 """Keep the site's processes running: start each, restart whichever exits (after a
 back-off that grows while it keeps failing), stop them all together.
 
-A Celery worker can exit on a broker outage however it is configured (a bug in the
-Redis transport has been reported to exit with an AttributeError on reconnecting), and nothing
-else would start it again: the standings would stay behind until someone noticed.
+A Celery worker can exit on a broker outage however it is configured (its Redis
+transport has been reported to end it with an AttributeError on reconnecting), and
+nothing else would start it again: the standings would stay behind until someone
+noticed.
 `manage.py run_processes` runs the web server, the worker, beat and the standby
 rebuilder under this supervisor, which is what the README's deploy section starts.
 """
