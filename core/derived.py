@@ -16,7 +16,15 @@ one `scoring.models.DerivedState` row per thing derived:
 - queueing can fail (the broker is down): that is logged, never raised, since the
   change has committed; and a queued job can be lost (its worker killed). Either
   way the row stays dirty, and `catch_up`, run by Celery beat every few seconds,
-  queues the job again for anything dirty for longer than `GRACE_SECONDS`.
+  queues the job again for anything dirty for longer than `GRACE_SECONDS`;
+- and when no worker takes jobs at all (the broker down for long, every worker
+  dead), `rebuild_overdue`, run by the supervisor's standby process (`manage.py
+  run_processes`), rebuilds in its own process whatever has been dirty for longer
+  than `settings.REBUILD_HERE_AFTER_SECONDS`: the data is right again within that
+  bound whatever the broker and the workers do.
+
+Each catch-up a worker runs also notes its time (`worker_ran`): `manage.py
+check_worker` reads it to say when no worker has taken a job for too long.
 
 New derived data needs only a job registered with `background.runs(kind)` that
 follows the same three calls.
@@ -27,6 +35,8 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from django.conf import settings
+from django.db import close_old_connections
 from django.db.models import Case, F, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
@@ -39,6 +49,9 @@ log = logging.getLogger(__name__)
 # A change's own job normally runs within a second or two of it; only data dirty for
 # longer than this is queued again by the catch-up.
 GRACE_SECONDS = 10
+# The row a worker's catch-up stamps (`built_at`) each time it runs: the heartbeat of
+# "some worker is taking jobs". It is never dirty, so no catch-up ever queues it.
+WORKER_RAN = ("core.catch_up", 0)
 
 
 def changed(kind: str, key: int, *, countdown: float | None = None) -> None:
@@ -113,3 +126,63 @@ def catch_up(*, grace: float = GRACE_SECONDS) -> list[tuple[str, int]]:
         log.warning("Catching up: %s %s has been stale for over %ss.", kind, key, grace)
         background.send(kind, (key,))
     return stale
+
+
+def worker_ran() -> None:
+    """A worker is taking jobs now (called by the catch-up task it runs)."""
+    kind, key = WORKER_RAN
+    now = timezone.now()
+    if not DerivedState.objects.filter(kind=kind, key=key).update(built_at=now):
+        DerivedState.objects.get_or_create(kind=kind, key=key, defaults={"built_at": now})
+
+
+def worker_last_ran():
+    """When a worker last ran the catch-up (None: never)."""
+    kind, key = WORKER_RAN
+    found = DerivedState.objects.filter(kind=kind, key=key).values_list("built_at", flat=True)
+    return next(iter(found), None)
+
+
+def oldest_dirty():
+    """Since when the longest-stale derived data has been stale (None: all up to date)."""
+    return (
+        DerivedState.objects.filter(dirty_since__isnull=False)
+        .order_by("dirty_since")
+        .values_list("dirty_since", flat=True)
+        .first()
+    )
+
+
+def rebuild_overdue(*, older_than: float | None = None) -> list[tuple[str, int]]:
+    """Rebuild here, in this process, everything dirty for longer than `older_than`
+    seconds (default `settings.REBUILD_HERE_AFTER_SECONDS`); return what was rebuilt.
+
+    The workers normally rebuild within seconds; data stale this long means none is
+    taking jobs, so the standby does it without the broker. A rebuild takes the same
+    locks and clears the same marks as a worker's, so the two never disagree; one that
+    fails is logged and tried again next time."""
+    if older_than is None:
+        older_than = settings.REBUILD_HERE_AFTER_SECONDS
+    close_old_connections()  # a long-running process: drop a connection the database cut
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    overdue = list(
+        DerivedState.objects.filter(dirty_since__lte=cutoff)
+        .order_by("dirty_since")
+        .values_list("kind", "key")
+    )
+    done = []
+    for kind, key in overdue:
+        job = background.JOBS.get(kind)
+        if job is None:
+            log.error("Stale %s %s has no job to rebuild it.", kind, key)
+            continue
+        log.warning(
+            "No worker rebuilt %s %s within %ss: rebuilding it here.", kind, key, older_than
+        )
+        try:
+            job(key)
+        except Exception:
+            log.exception("Rebuilding %s %s here failed; trying again later.", kind, key)
+            continue
+        done.append((kind, key))
+    return done

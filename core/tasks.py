@@ -38,5 +38,7 @@ def refresh_ratings(key: int = 0) -> int | None:
 # Sent by Celery beat every few seconds; expires rather than piling up while no worker runs.
 @shared_task(name=CATCH_UP, ignore_result=True, expires=60)
 def catch_up() -> int:
-    """Queue the rebuild of any derived data the database says is stale."""
+    """Queue the rebuild of any derived data the database says is stale, and note that
+    a worker is taking jobs (`manage.py check_worker` reads it)."""
+    derived.worker_ran()
     return len(derived.catch_up())

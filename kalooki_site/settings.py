@@ -284,6 +284,14 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 45)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 40)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker never gives up on its broker: by default Celery stops retrying (and raises)
+# after 100 attempts, about 45 minutes into an outage.
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A task running when the broker goes away cannot be acknowledged on the dead
+# connection: it is cancelled and given back (every task is safe to run twice) rather
+# than finishing into an acknowledgement the worker can no longer send.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 CELERY_TASK_IGNORE_RESULT = True
 # Sending a task while the broker is down fails within about a second (the request
 # that queued it has committed already; see core.background).
@@ -306,6 +314,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # real") sends the catch-up task on this schedule; it rebuilds any derived data the
 # database says is stale (core.derived), whatever was lost on the way.
 CATCH_UP_SECONDS = envint("CATCH_UP_SECONDS", 10)
+# Derived data stale for longer than this means no worker is taking jobs (the broker
+# down for long, every worker dead): the supervisor's standby process
+# (`manage.py run_processes`) then rebuilds it itself, without the broker
+# (core.derived.rebuild_overdue; docs/faults.md).
+REBUILD_HERE_AFTER_SECONDS = envint("REBUILD_HERE_AFTER_SECONDS", 30)
+# `manage.py check_worker` fails when no worker has run the catch-up for this long.
+WORKER_SILENT_SECONDS = envint("WORKER_SILENT_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {
     "catch-up-stale-derived-data": {"task": "core.catch_up", "schedule": CATCH_UP_SECONDS},
 }

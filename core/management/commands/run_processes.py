@@ -1,0 +1,88 @@
+"""Run the whole site on one machine, each process restarted when it exits:
+`manage.py run_processes`. The README's deploy section starts this (under systemd,
+`deploy/kalooki.service`), and nothing else.
+
+- web: gunicorn, `--web-workers` processes with `--threads` threads each, on `--bind`;
+- worker: a Celery worker (`--worker-concurrency` processes);
+- beat: Celery beat, sending the periodic catch-up (only one per site);
+- standby: rebuilds here whatever no worker has rebuilt within
+  REBUILD_HERE_AFTER_SECONDS (`manage.py rebuild_overdue`), so the standings come
+  right even while no worker can take jobs.
+
+Without CELERY_BROKER_URL (the embedded default) the jobs run in the web process and
+there is no worker or beat to run.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from core.processes.supervisor import Program, Supervisor
+
+PROGRAMS = ("web", "worker", "beat", "standby")
+
+
+def programs(
+    *, bind: str, web_workers: int, threads: int, worker_concurrency: int
+) -> dict[str, list[str]]:
+    python = sys.executable
+    celery = [python, "-m", "celery", "-A", "kalooki_site"]
+    return {
+        "web": [
+            *(python, "-m", "gunicorn", "kalooki_site.wsgi"),
+            *("--bind", bind, "--workers", str(web_workers), "--threads", str(threads)),
+        ],
+        "worker": [
+            *celery,
+            *("worker", "--loglevel", "INFO", "--concurrency", str(worker_concurrency)),
+            *("--without-gossip", "--without-mingle"),
+        ],
+        "beat": [*celery, "beat", "--loglevel", "INFO"],
+        "standby": [
+            python,
+            str(settings.BASE_DIR / "manage.py"),
+            "rebuild_overdue",
+            "--every",
+            str(settings.CATCH_UP_SECONDS),
+        ],
+    }
+
+
+class Command(BaseCommand):
+    help = (
+        "Run the web server, the Celery worker and beat and the standby, restarting whatever exits."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--bind", default="127.0.0.1:8000", help="gunicorn's address")
+        parser.add_argument("--web-workers", type=int, default=4)
+        parser.add_argument("--threads", type=int, default=1, help="threads per web worker")
+        parser.add_argument("--worker-concurrency", type=int, default=2)
+        parser.add_argument(
+            "--only",
+            default=",".join(PROGRAMS),
+            help=f"which to run, comma-separated (default: all of {', '.join(PROGRAMS)})",
+        )
+
+    def handle(self, *args, bind, web_workers, threads, worker_concurrency, only, **options):
+        wanted = [name.strip() for name in only.split(",") if name.strip()]
+        unknown = sorted(set(wanted) - set(PROGRAMS))
+        if unknown or not wanted:
+            raise CommandError(f"--only takes some of {', '.join(PROGRAMS)}.")
+        if not settings.CELERY_BROKER_URL:
+            wanted = [name for name in wanted if name not in ("worker", "beat")]
+            self.stderr.write(
+                "No CELERY_BROKER_URL: jobs run in the web process; no worker or beat."
+            )
+        commands = programs(
+            bind=bind,
+            web_workers=web_workers,
+            threads=threads,
+            worker_concurrency=worker_concurrency,
+        )
+        Supervisor(
+            [Program(name, commands[name], cwd=str(settings.BASE_DIR)) for name in wanted]
+        ).run()
