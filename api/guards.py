@@ -7,6 +7,7 @@ views module is still loading.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rest_framework import authentication, exceptions, parsers, throttling
@@ -125,3 +126,19 @@ class TokenAuthentication(authentication.TokenAuthentication):
                 ) from None
             throttle.failed()
             raise
+
+
+NUMBER = re.compile(r"[0-9]{1,10}")
+
+
+def whole_number(request, name: str, *, most: int, least: int = 0) -> int | None:
+    """A query parameter that must be a whole number from `least` to `most` (None when
+    absent); anything else is a 400 naming it."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if not NUMBER.fullmatch(raw) or not least <= int(raw) <= most:
+        raise exceptions.ValidationError(
+            {name: [f"Give a whole number from {least} to {most}, not {raw[:20]!r}."]}
+        )
+    return int(raw)

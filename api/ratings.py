@@ -9,6 +9,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from api.guards import MAX_LIMIT, MAX_OFFSET, whole_number
 from api.scoring_serializers import PlayerRefSerializer
 from core.ratings import selectors as read
 from core.selectors import player_history
@@ -29,6 +30,7 @@ class RatingsSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     min_sets = serializers.IntegerField()
     explanation = serializers.CharField()
+    count = serializers.IntegerField(help_text="how many players the list has in all")
     ratings = RatingRowSerializer(many=True)
 
 
@@ -57,7 +59,11 @@ class RatingList(APIView):
                     "only players with at least this many rated sets (default 1: every "
                     f"rated player; the public ratings page starts at {MIN_SETS})"
                 ),
-            )
+            ),
+            OpenApiParameter(
+                "limit", int, required=False, description=f"at most this many (1 to {MAX_LIMIT})"
+            ),
+            OpenApiParameter("offset", int, required=False, description="from this rank on"),
         ],
         responses=RatingsSerializer,
     )
@@ -66,11 +72,16 @@ class RatingList(APIView):
         if not raw.isdigit() or len(raw) > 4 or not raw.isascii():
             raise exceptions.ValidationError({"min_sets": ["Give a whole number of sets."]})
         min_sets = int(raw)
+        limit = whole_number(request, "limit", least=1, most=MAX_LIMIT)
+        offset = whole_number(request, "offset", most=MAX_OFFSET) or 0
+        table = read.ratings_table(min_sets=min_sets)
+        end = None if limit is None else offset + limit
         data = {
             "version": read.version(),
             "min_sets": min_sets,
             "explanation": read.EXPLANATION,
-            "ratings": [row(r) for r in read.ratings_table(min_sets=min_sets)],
+            "count": len(table),
+            "ratings": [row(r) for r in table[offset:end]],
         }
         return Response(RatingsSerializer(data).data)
 

@@ -24,7 +24,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
-from api.guards import MAX_LIMIT, MAX_OFFSET
+from api.guards import MAX_LIMIT, MAX_OFFSET, NUMBER, whole_number
 from api.scoring_serializers import StandingsSerializer
 from api.support import EventScoped
 from core import selectors
@@ -38,7 +38,6 @@ from core.caching import (
 from core.errors import Missing
 
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads it
-NUMBER = re.compile(r"[0-9]{1,10}")
 
 # Rendered documents kept in this process, each under a key naming its version (so
 # never stale): the latest few events' pages. Pays for: the standings API's figures in
@@ -139,17 +138,6 @@ def matches(request, tag: str) -> bool:
     return any(
         part.strip() == "*" or part.strip().removeprefix("W/") == bare for part in sent.split(",")
     )
-
-
-def whole_number(request, name: str, *, most: int, least: int = 0) -> int | None:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return None
-    if not NUMBER.fullmatch(raw) or not least <= int(raw) <= most:
-        raise exceptions.ValidationError(
-            {name: [f"Give a whole number from {least} to {most}, not {raw[:20]!r}."]}
-        )
-    return int(raw)
 
 
 def quiet_number(raw: str | None, *, most: int, least: int = 0) -> int | None | bool:

@@ -77,7 +77,12 @@ class Event(models.Model):
     Status = EventStatus
     TableEntry = TableEntry
 
-    slug = models.SlugField(max_length=80, unique=True)
+    # "Taken", worded the same whoever holds it: a private one's name stays private.
+    slug = models.SlugField(
+        max_length=80,
+        unique=True,
+        error_messages={"unique": "This slug is taken here; choose another."},
+    )
     name = models.CharField(max_length=200)
     starts_on = models.DateField(null=True, blank=True)
     venue = models.CharField(max_length=200, blank=True)

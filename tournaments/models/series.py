@@ -21,7 +21,12 @@ class Series(models.Model):
     the final. Its standings (`scoring.SeriesStanding`) are rebuilt by a background job
     (`core.series.standings`), never edited by hand."""
 
-    slug = models.SlugField(max_length=80, unique=True)
+    # "Taken", worded the same whoever holds it: a private one's name stays private.
+    slug = models.SlugField(
+        max_length=80,
+        unique=True,
+        error_messages={"unique": "This slug is taken here; choose another."},
+    )
     name = models.CharField(max_length=200)
     season = models.CharField(max_length=40, blank=True)
     organisers = models.ManyToManyField(
