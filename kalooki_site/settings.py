@@ -90,6 +90,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "csp.middleware.CSPMiddleware",
     "kalooki_site.middleware.MissingIsNotFoundMiddleware",
+    "kalooki_site.middleware.BusyIsUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -201,6 +202,13 @@ def cache_settings(url: str) -> dict:
 CACHES = cache_settings(CACHE_URL)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "kalooki_site.cache"
+
+# Row locks: a request's save waits at most LOCK_WAIT_SECONDS for a row another
+# transaction holds (PostgreSQL's lock_timeout), then is answered 503 "busy" with
+# Retry-After: LOCK_RETRY_AFTER_SECONDS, so one stuck table never holds the web workers
+# (core.locks). Background jobs wait as long as it takes.
+LOCK_WAIT_SECONDS = envint("LOCK_WAIT_SECONDS", 3)
+LOCK_RETRY_AFTER_SECONDS = envint("LOCK_RETRY_AFTER_SECONDS", 2)
 
 # Security: safe defaults in production; each can be relaxed from the environment
 # (for example SECURE_SSL_REDIRECT=0 behind a proxy that already redirects).

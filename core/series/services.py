@@ -28,6 +28,7 @@ from core.common import full_clean_or_raise, with_history_user
 from core.entries.services import register_entry
 from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
 from core.events.access import can_direct, visible_events
+from core.locks import for_request
 from core.ratings import selectors as rating_reads
 from core.ratings import services as ratings
 from core.screens.services import screens_changed
@@ -265,7 +266,7 @@ def create_series(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None
     return series
 
 
-@transaction.atomic
+@for_request("series")
 def update_series(
     *, series: Series, data: Mapping[str, Any], by: AbstractBaseUser | None = None
 ) -> Series:
@@ -307,7 +308,7 @@ def update_series(
     return series
 
 
-@transaction.atomic
+@for_request("series")
 def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None) -> Event:
     """Make `event` a leg of `series` (an event is a leg of at most one series)."""
     series = Series.objects.select_for_update().get(pk=series.pk)
@@ -330,7 +331,7 @@ def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None)
     return event
 
 
-@transaction.atomic
+@for_request("series")
 def remove_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.series_id != series.pk:
@@ -365,7 +366,7 @@ def rating_order(qualified: list[int]) -> list[int]:
     )
 
 
-@transaction.atomic
+@for_request("series")
 def create_final(
     *,
     series: Series,

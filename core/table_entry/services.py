@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import transaction
-
 from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import Forbidden, Missing, StaleVersion, StateConflict
@@ -31,6 +29,7 @@ from core.hands.services import (
     record_hand,
     score_entry,
 )
+from core.locks import for_request
 from core.table_entry import codes
 from core.table_entry.codes import new_code
 from core.table_entry.selectors import (
@@ -141,7 +140,7 @@ def disputed_conflict(proposal: Proposal) -> StateConflict:
     )
 
 
-@transaction.atomic
+@for_request("table")
 def propose_hand(
     *, table: Table, number: int, entry: rules.HandEntry, code: str, client: str
 ) -> Proposal:
@@ -179,7 +178,7 @@ def nothing_waiting(number: int) -> Missing:
     return Missing(f"No entry for hand {number} is waiting for confirmation.", field="hand")
 
 
-@transaction.atomic
+@for_request("table")
 def confirm_proposal(*, table: Table, number: int, code: str, client: str) -> Proposal:
     """Another player at the table confirms the entry waiting for hand `number`: it is
     recorded through `record_hand` as if a director had sent it, its history naming
@@ -222,7 +221,7 @@ def confirm_proposal(*, table: Table, number: int, code: str, client: str) -> Pr
     return proposal
 
 
-@transaction.atomic
+@for_request("table")
 def dispute_proposal(
     *,
     table: Table,
@@ -259,7 +258,7 @@ def dispute_proposal(
     return proposal
 
 
-@transaction.atomic
+@for_request("round")
 def issue_codes(*, round: Round) -> int:
     """Give each player seated in `round` who has no code for it yet their own code
     (publishing a round does this; so does seating a player into a round in play).
