@@ -191,11 +191,27 @@ CACHE_URL = os.environ.get("CACHE_URL", "")
 
 
 def cache_settings(url: str) -> dict:
+    """The cache (`default`) and the clients' limits (`counters`, in the same Redis):
+    while Redis is down the cache answers "not cached", the counters count in each
+    process instead (core.counters), so no limit is ever switched off."""
     if not url:
-        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        locmem = "django.core.cache.backends.locmem.LocMemCache"
+        return {
+            "default": {"BACKEND": locmem},
+            "counters": {"BACKEND": locmem, "LOCATION": "kalooki-counters"},
+        }
     options = {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 1.0}
     return {
-        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "OPTIONS": options}
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": options,
+        },
+        "counters": {
+            "BACKEND": "core.counters.RedisOrLocalCounters",
+            "LOCATION": url,
+            "OPTIONS": {**options, "IGNORE_EXCEPTIONS": False},
+        },
     }
 
 
@@ -325,8 +341,8 @@ REST_FRAMEWORK = {
     # and never taken from a header the client itself could send.
     "NUM_PROXIES": envint("NUM_PROXIES", 0),
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "api.guards.AnonRateThrottle",
+        "api.guards.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_RATE_ANON", "300/minute"),
@@ -361,9 +377,23 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# An outage (Redis down, the broker away) fails the same way on every request: its
+# traceback is logged once per LOG_REPEAT_SECONDS, with how many like it were left out,
+# not once per request (kalooki_site.logs).
+LOG_REPEAT_SECONDS = envint("LOG_REPEAT_SECONDS", 60)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "once_per_interval": {
+            "()": "kalooki_site.logs.OncePerInterval",
+            "seconds": LOG_REPEAT_SECONDS,
+        }
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        DJANGO_REDIS_LOGGER: {"filters": ["once_per_interval"]},
+        "core.background": {"filters": ["once_per_interval"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
