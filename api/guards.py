@@ -14,6 +14,7 @@ from rest_framework import authentication, exceptions, parsers, throttling
 from rest_framework.pagination import LimitOffsetPagination
 
 from core.common import UNREADABLE, text_problem
+from core.counters import counters
 from core.errors import NON_FIELD
 
 # Deeper than any body the API takes (a hand is three levels), far below Python's
@@ -81,10 +82,24 @@ class Pagination(LimitOffsetPagination):
         return MAX_OFFSET if len(raw) > 10 else min(int(raw), MAX_OFFSET)
 
 
+class AnonRateThrottle(throttling.AnonRateThrottle):
+    """DRF's, counting in `core.counters`: still counted while Redis is down."""
+
+    cache = counters
+
+
+class UserRateThrottle(throttling.UserRateThrottle):
+    """DRF's, counting in `core.counters`: still counted while Redis is down."""
+
+    cache = counters
+
+
 class AuthFailureThrottle(throttling.SimpleRateThrottle):
-    """Counts requests with a wrong token, per client address (rate `auth-failure`)."""
+    """Counts requests with a wrong token, per client address (rate `auth-failure`), in
+    `core.counters`: still counted while Redis is down."""
 
     scope = "auth-failure"
+    cache = counters
 
     def get_cache_key(self, request, view) -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from django.db import OperationalError
 from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
@@ -11,12 +12,16 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import selectors
 from core.errors import NON_FIELD, Missing, ServiceError
+from core.locks import busy, is_lock_timeout
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round
 
 
 def exception_handler(exc, context):
     """A service's refusal becomes {field: [messages]} with its status code; the core's
-    "not found" naming no field, DRF's {"detail": ...} 404."""
+    "not found" naming no field, DRF's {"detail": ...} 404. A row held too long where no
+    service said so (the database's own lock timeout) is the services' Busy: 503."""
+    if isinstance(exc, OperationalError) and is_lock_timeout(exc):
+        exc = busy("record")
     if isinstance(exc, Missing) and set(exc.errors) == {NON_FIELD}:
         return Response({"detail": exc.message}, status=404)
     if isinstance(exc, ServiceError):

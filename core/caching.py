@@ -36,6 +36,7 @@ from typing import Any
 from django.core.cache import cache
 from django.db import transaction
 
+from core.counters import counters
 from tournaments.models import Event, Table
 
 PREFIX = "kalooki:public"
@@ -94,9 +95,10 @@ def forget_process_copies() -> None:
 
 
 def reset() -> None:
-    """Drop the shared cache and every copy this process keeps (tests do, around each
-    test)."""
+    """Drop the shared cache, the clients' counters and every copy this process keeps
+    (tests do, around each test)."""
     cache.clear()
+    counters.clear()
     forget_process_copies()
 
 

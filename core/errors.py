@@ -87,3 +87,24 @@ class TooManyAttempts(ServiceError):
     def __init__(self, errors, *, field: str = NON_FIELD, retry_after: int = 60):
         self.retry_after = retry_after
         super().__init__(errors, field=field)
+
+
+class Busy(ServiceError):
+    """Another request holds what this one must change for longer than a request waits
+    (`core.locks`): 503, nothing written. It is a moment's wait, not a refusal: trying
+    again after `retry_after` seconds should find it free."""
+
+    status_code = 503
+
+    def __init__(self, errors, *, field: str = NON_FIELD, retry_after: int = 2):
+        self.retry_after = retry_after
+        super().__init__(errors, field=field)
+
+
+def with_retry_after(response, error: ServiceError):
+    """`response` (a page answering `error`), telling the client when to try again when
+    the refusal passes by itself (too many attempts, a busy table)."""
+    retry_after = getattr(error, "retry_after", None)
+    if retry_after:
+        response["Retry-After"] = str(retry_after)
+    return response

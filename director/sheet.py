@@ -20,7 +20,15 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core import selectors, services
-from core.errors import HandRejected, InvalidInput, ServiceError, StaleVersion, StateConflict
+from core.errors import (
+    Busy,
+    HandRejected,
+    InvalidInput,
+    ServiceError,
+    StaleVersion,
+    StateConflict,
+    with_retry_after,
+)
 from core.hands.services import CORRECTION_REASON_MAX
 from core.hands.sheet_form import (
     PENALTY_LABELS,
@@ -367,17 +375,19 @@ def hand_row_view(
             expected_version=form.version,
             reason=services.correction_reason(form.reason),
         )
-    except (InvalidInput, StaleVersion, StateConflict) as error:
+    except (InvalidInput, StaleVersion, StateConflict, Busy) as error:
         sheet = build_sheet(found)
         row = sheet.row(hand)
         failed = typed_row(row, form, refused(error, form, found, hand))
         if is_htmx(request):
             context = {**sheet_context(sheet), "row": failed}
-            return render(request, "director/_hand_row.html", context, status=error.status_code)
+            response = render(request, "director/_hand_row.html", context, status=error.status_code)
+            return with_retry_after(response, error)
         sheet.rows[sheet.rows.index(row)] = failed
-        return render(
+        response = render(
             request, "director/sheet.html", sheet_context(sheet), status=error.status_code
         )
+        return with_retry_after(response, error)
 
     if not is_htmx(request):
         messages.success(request, f"Hand {hand} saved.")
@@ -398,7 +408,7 @@ def delete_hand(request: HttpRequest, slug: str, number: int, table: int, hand: 
         removed = services.delete_hand(
             table=found, number=hand, by=request.user, expected_version=version
         )
-    except (StaleVersion, StateConflict) as error:
+    except (StaleVersion, StateConflict, Busy) as error:
         for text in (msg for msgs in error.errors.values() for msg in msgs):
             messages.error(request, text)
         return redirect("director:hand-history", slug, number, table, hand)

@@ -5,10 +5,12 @@ from __future__ import annotations
 from urllib.parse import unquote_to_bytes
 
 from django.core.handlers.exception import response_for_exception
+from django.db import OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 
 from core.common import UNREADABLE, text_problem
-from core.errors import Missing
+from core.errors import Busy, Missing
+from core.locks import busy, is_lock_timeout
 
 NUL = b"\x00"
 MESSAGE = "The address may not contain NUL characters (%00)."
@@ -75,3 +77,32 @@ class MissingIsNotFoundMiddleware:
         if isinstance(exception, Missing):
             return response_for_exception(request, Http404(str(exception.message)))
         return None
+
+
+class BusyIsUnavailableMiddleware:
+    """A page whose save found its row held too long (`core.errors.Busy`, or the
+    database's own lock timeout where no service turned it into one) answers 503 with
+    Retry-After and the words saying what is busy: never a 500 nor a dropped
+    connection. Pages that show the refusal themselves (keeping what was typed) do so
+    before it gets here; the API answers it in its exception handler."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, OperationalError) and is_lock_timeout(exception):
+            exception = busy("record")
+        if not isinstance(exception, Busy):
+            return None
+        text = " ".join(message for messages in exception.errors.values() for message in messages)
+        if request.path.startswith("/api/"):
+            response = JsonResponse(exception.errors, status=exception.status_code)
+        else:
+            response = HttpResponse(
+                text, status=exception.status_code, content_type="text/plain; charset=utf-8"
+            )
+        response["Retry-After"] = str(exception.retry_after)
+        return response

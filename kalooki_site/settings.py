@@ -92,6 +92,7 @@ MIDDLEWARE = [
     "simple_history.middleware.HistoryRequestMiddleware",
     "csp.middleware.CSPMiddleware",
     "kalooki_site.middleware.MissingIsNotFoundMiddleware",
+    "kalooki_site.middleware.BusyIsUnavailableMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]
@@ -203,17 +204,40 @@ CACHE_URL = os.environ.get("CACHE_URL", "")
 
 
 def cache_settings(url: str) -> dict:
+    """The cache (`default`) and the clients' limits (`counters`, in the same Redis):
+    while Redis is down the cache answers "not cached", the counters count in each
+    process instead (core.counters), so no limit is ever switched off."""
     if not url:
-        return {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        locmem = "django.core.cache.backends.locmem.LocMemCache"
+        return {
+            "default": {"BACKEND": locmem},
+            "counters": {"BACKEND": locmem, "LOCATION": "kalooki-counters"},
+        }
     options = {"IGNORE_EXCEPTIONS": True, "SOCKET_CONNECT_TIMEOUT": 0.5, "SOCKET_TIMEOUT": 1.0}
     return {
-        "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": url, "OPTIONS": options}
+        "default": {
+            "BACKEND": "django_redis.cache.RedisCache",
+            "LOCATION": url,
+            "OPTIONS": options,
+        },
+        "counters": {
+            "BACKEND": "core.counters.RedisOrLocalCounters",
+            "LOCATION": url,
+            "OPTIONS": {**options, "IGNORE_EXCEPTIONS": False},
+        },
     }
 
 
 CACHES = cache_settings(CACHE_URL)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "kalooki_site.cache"
+
+# Row locks: a request's save waits at most LOCK_WAIT_SECONDS for a row another
+# transaction holds (PostgreSQL's lock_timeout), then is answered 503 "busy" with
+# Retry-After: LOCK_RETRY_AFTER_SECONDS, so one stuck table never holds the web workers
+# (core.locks). Background jobs wait as long as it takes.
+LOCK_WAIT_SECONDS = envint("LOCK_WAIT_SECONDS", 3)
+LOCK_RETRY_AFTER_SECONDS = envint("LOCK_RETRY_AFTER_SECONDS", 2)
 
 # Security: safe defaults in production; each can be relaxed from the environment
 # (for example SECURE_SSL_REDIRECT=0 behind a proxy that already redirects).
@@ -344,8 +368,8 @@ REST_FRAMEWORK = {
     # and never taken from a header the client itself could send.
     "NUM_PROXIES": envint("NUM_PROXIES", 0),
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "api.guards.AnonRateThrottle",
+        "api.guards.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_RATE_ANON", "300/minute"),
@@ -380,9 +404,23 @@ SPECTACULAR_SETTINGS = {
     },
 }
 
+# An outage (Redis down, the broker away) fails the same way on every request: its
+# traceback is logged once per LOG_REPEAT_SECONDS, with how many like it were left out,
+# not once per request (kalooki_site.logs).
+LOG_REPEAT_SECONDS = envint("LOG_REPEAT_SECONDS", 60)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "once_per_interval": {
+            "()": "kalooki_site.logs.OncePerInterval",
+            "seconds": LOG_REPEAT_SECONDS,
+        }
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {
+        DJANGO_REDIS_LOGGER: {"filters": ["once_per_interval"]},
+        "core.background": {"filters": ["once_per_interval"]},
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

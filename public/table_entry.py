@@ -29,7 +29,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import caching, selectors, services
-from core.errors import InvalidInput, Missing, ServiceError
+from core.errors import InvalidInput, Missing, ServiceError, with_retry_after
 from core.hands.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
@@ -265,8 +265,12 @@ def refused(
     seat = remembered(request, table)
     if typed is not None:
         form = typed_form(blank_form(table, hand), typed, problems)
-        return render_page(request, table, seat, status=error.status_code, form=form)
-    return render_page(request, table, seat, status=error.status_code, hand=hand, problems=problems)
+        page = render_page(request, table, seat, status=error.status_code, form=form)
+    else:
+        page = render_page(
+            request, table, seat, status=error.status_code, hand=hand, problems=problems
+        )
+    return with_retry_after(page, error)
 
 
 @require_http_methods(["GET", "POST"])
@@ -284,9 +288,10 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
         try:
             services.identify_player(table=found, code=typed, client=codes.client_of(request))
         except ServiceError as error:
-            return render_page(
+            page = render_page(
                 request, found, None, status=error.status_code, sign_in_error=first(error)
             )
+            return with_retry_after(page, error)
         return signed_in(redirect(table_entry_url(found)), found, typed)
     hand = request.GET.get("hand", "")
     chosen = int(hand) if hand.isascii() and hand.isdigit() and len(hand) < 3 else None
@@ -350,9 +355,10 @@ def propose(request: HttpRequest, slug: str, number: int, table: int, hand: int)
         services.propose_hand(table=found, number=hand, entry=typed.entry(), **player(request))
     except ServiceError as error:
         form = typed_form(blank_form(found, hand), typed, worded(error, typed))
-        return render_page(
+        page = render_page(
             request, found, remembered(request, found), status=error.status_code, form=form
         )
+        return with_retry_after(page, error)
     messages.success(request, f"Hand {hand} is entered: another player at the table confirms it.")
     return redirect(table_entry_url(found) + "#waiting")
 
@@ -380,9 +386,10 @@ def confirm(request: HttpRequest, slug: str, number: int, table: int, hand: int)
         services.confirm_proposal(table=found, number=hand, version=version, **player(request))
     except ServiceError as error:
         seat = remembered(request, found)
-        return render_page(
+        page = render_page(
             request, found, seat, status=error.status_code, hand=hand, problems=worded(error, None)
         )
+        return with_retry_after(page, error)
     messages.success(request, f"Hand {hand} is recorded.")
     return redirect(table_entry_url(found) + "#sheet")
 
@@ -401,14 +408,7 @@ def dispute(request: HttpRequest, slug: str, number: int, table: int, hand: int)
             table=found, number=hand, entry=typed.entry() if typed else None, **player(request)
         )
     except ServiceError as error:
-        seat = remembered(request, found)
-        problems = worded(error, typed)
-        if typed is not None:
-            form = typed_form(blank_form(found, hand), typed, problems)
-            return render_page(request, found, seat, status=error.status_code, form=form)
-        return render_page(
-            request, found, seat, status=error.status_code, hand=hand, problems=problems
-        )
+        return refused(request, found, hand, error, typed)
     messages.success(request, f"Hand {hand} is disputed: the director decides it.")
     return redirect(table_entry_url(found) + "#waiting")
 
@@ -439,9 +439,10 @@ def find_table(request: HttpRequest, slug: str) -> HttpResponse:
             seat = services.find_seat(event=event, code=code, client=codes.client_of(request))
         except ServiceError as error:
             context["error"] = first(error)
-            return render(
+            page = render(
                 request, "public/table_entry_find.html", context, status=error.status_code
             )
+            return with_retry_after(page, error)
         seat.table.round.event = event
         return signed_in(redirect(table_entry_url(seat.table)), seat.table, code)
     return render(request, "public/table_entry_find.html", context)

@@ -6,13 +6,13 @@ before writes; history records who (and, for a substitute, whom they replaced)."
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 
 from core.common import with_history_user
 from core.entries.services import create_player, register_entry
 from core.errors import InvalidInput, StateConflict
 from core.events.services import create_event, update_event
+from core.locks import for_request
 from core.screens.services import screens_changed
 from core.seating.services import refresh_quality, reseat_draft_after_entry_change
 from core.standings.services import queue_standings_refresh
@@ -20,7 +20,7 @@ from scoring.models import Hand
 from tournaments.models import Entry, Event, PlayerCode, Round, Seat
 
 
-@transaction.atomic
+@for_request("event")
 def add_late_player(
     *,
     event: Event,
@@ -42,7 +42,7 @@ def add_late_player(
     )
 
 
-@transaction.atomic
+@for_request("event")
 def record_check_in(
     *, event: Event, present: list[Entry], by: AbstractBaseUser | None = None
 ) -> int:
@@ -80,7 +80,7 @@ def record_check_in(
     return changed
 
 
-@transaction.atomic
+@for_request("event")
 def set_day_options(
     *,
     event: Event,
@@ -103,7 +103,7 @@ def set_day_options(
     return event
 
 
-@transaction.atomic
+@for_request("event")
 def add_extra_round(*, event: Event, by: AbstractBaseUser | None = None) -> Event:
     """One round more than planned (the planned number grows by one; the standings are
     ranked again, since a finished event's results depend on it). A finished event is
@@ -129,7 +129,7 @@ def round_of_substitution(event: Event) -> Round | None:
     return latest
 
 
-@transaction.atomic
+@for_request("event")
 def substitute_entry(
     *,
     entry: Entry,
@@ -212,7 +212,7 @@ def substitute_entry(
     return sub
 
 
-@transaction.atomic
+@for_request("event")
 def set_up_event(
     *,
     data: dict,

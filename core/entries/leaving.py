@@ -12,12 +12,12 @@ to delete first. Every change is in the seat's and the table's history.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.db.models import Exists, Max, OuterRef
 
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.events.selectors import seat_in_play
+from core.locks import for_request
 from core.rounds.selectors import as_ranges
 from core.standings.services import queue_standings_refresh
 from game.cards import is_whole_number
@@ -104,7 +104,7 @@ def place_leave_point(seat: Seat, value: int | None, by: AbstractBaseUser | None
     return seat
 
 
-@transaction.atomic
+@for_request("event")
 def set_leave_point(
     *, entry: Entry, left_after_hand: int, by: AbstractBaseUser | None = None
 ) -> Seat:

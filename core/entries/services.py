@@ -10,6 +10,7 @@ from django.utils import timezone
 from core.common import full_clean_or_raise, with_history_user
 from core.entries.leaving import leave_table, rejoin_table, set_leave_point
 from core.errors import InvalidInput, StateConflict
+from core.locks import for_request
 from core.screens.services import screens_changed
 from core.seating.services import reseat_draft_after_entry_change
 from core.standings.services import queue_standings_refresh
@@ -32,7 +33,7 @@ def create_player(
     return player
 
 
-@transaction.atomic
+@for_request("event")
 def register_entry(
     *,
     event: Event,
@@ -76,7 +77,7 @@ def register_entry(
     return entry
 
 
-@transaction.atomic
+@for_request("event")
 def withdraw_entry(
     *, entry: Entry, left_after_hand: int | None = None, by: AbstractBaseUser | None = None
 ) -> Entry:

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from core.common import full_clean_or_raise, with_history_user
 from core.errors import Forbidden, InvalidInput
+from core.locks import for_request
 from core.series.selectors import can_change_ruleset
 from game.rulesets import check_house
 from tournaments.models import Event, HouseRuleset
@@ -57,7 +58,7 @@ def create_house_ruleset(
     return ruleset
 
 
-@transaction.atomic
+@for_request("event")
 def update_house_ruleset(
     *, ruleset: HouseRuleset, data: Mapping[str, Any], by: AbstractBaseUser | None = None
 ) -> HouseRuleset:

@@ -16,6 +16,7 @@ from core.common import full_clean_or_raise, with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.hands.selectors import event_has_hands
 from core.hands.services import overrule_open_proposals
+from core.locks import for_request
 from core.ratings.services import queue_ratings_refresh
 from core.rounds.services import check_can_finish
 from core.screens.services import screens_changed
@@ -352,7 +353,7 @@ def is_finishing(event: Event, data: Mapping[str, Any]) -> bool:
     return data.get("status") == Event.Status.FINISHED and event.status != Event.Status.FINISHED
 
 
-@transaction.atomic
+@for_request("event")
 def update_event(
     *, event: Event, data: Mapping[str, Any], by: AbstractBaseUser | None = None
 ) -> Event:

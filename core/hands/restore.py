@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 
 from core.errors import InvalidInput, StateConflict
 from core.hands.services import Recorded, correction_reason, record_hand
+from core.locks import for_request
 from game import rules
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Seat, Table
@@ -81,7 +81,7 @@ def version_entry(table: Table, number: int, version: int) -> rules.HandEntry:
     )
 
 
-@transaction.atomic
+@for_request("table")
 def restore_hand_version(
     *,
     table: Table,

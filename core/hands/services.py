@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.db.models import Prefetch
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
@@ -22,6 +21,7 @@ from core.errors import HandRejected, InvalidInput, Missing, StaleVersion, State
 from core.events.rulesets import freeze_house_rules, may_need_freezing
 from core.hands import set_totals
 from core.hands.selectors import HandView, view_of
+from core.locks import for_request
 from core.rounds.tables import check_table_open
 from core.standings.services import queue_standings_refresh
 from game import rules
@@ -228,7 +228,7 @@ def overrule_open_proposals(event: Event, by: AbstractBaseUser | None) -> None:
         touch_table(proposal.table)
 
 
-@transaction.atomic
+@for_request("table")
 def record_hand(
     *,
     table: Table | TableAt,
@@ -242,12 +242,16 @@ def record_hand(
 
     Re-sending what is already recorded changes nothing. With `expected_version`, the
     write is refused (StaleVersion) unless the hand is still at that version; 0 means
-    "not recorded yet". A redeal is kept as its own attempt: recording a scored hand
-    after a redeal adds the next attempt. Without `expected_version` a repeated redeal
-    is taken for a resend; to record a second redeal of the same hand, send the version.
+    "not recorded yet". The one exception is the same save sent again (its client went
+    away before the answer): made from the version before the stored one and saying
+    exactly what is stored, it is answered as saved. A redeal is kept as its own
+    attempt: recording a scored hand after a redeal adds the next attempt. Without
+    `expected_version` a repeated redeal is taken for a resend; to record a second
+    redeal of the same hand, send the version.
     `reason` goes into the history when no signed-in user records it (players who
     entered and confirmed it). The players' entries still open for the hand are
-    overruled: what is recorded here wins. Needs the table's row lock, which it takes.
+    overruled: what is recorded here wins. Needs the table's row lock, which it takes,
+    waiting for it only briefly (`core.locks`: Busy when another save holds it).
     `table` may be named by its numbers (TableAt): it is then read only under the lock.
     """
     # House rules: as of the first hand. Asked only when the event's row as this request
@@ -269,14 +273,13 @@ def record_hand(
     scored, seats = score_entry(table, number, entry, at_table)
 
     attempts = attempts_of(table, number)
-    version = check_version(attempts, expected_version)
     latest = attempts[-1] if attempts else None
-    if latest is not None and stored_state(latest) == new_state(scored, seats):
-        is_resend = scored.outcome == "scored" or expected_version is None
-        if is_resend:
-            hand_changed(table, number, by=by, seat_ids=None)
-            view = view_of(latest, *score_rows(latest, scored, seats), version, len(attempts))
-            return Recorded(hand=latest, changed=False, view=view, seats=tuple(at_table))
+    same = latest is not None and stored_state(latest) == new_state(scored, seats)
+    if same and is_retried_save(attempts, expected_version):
+        return unchanged(table, number, by, latest, scored, seats, at_table, len(attempts))
+    version = check_version(attempts, expected_version)
+    if same and (scored.outcome == "scored" or expected_version is None):
+        return unchanged(table, number, by, latest, scored, seats, at_table, len(attempts))
 
     if latest is not None and latest.outcome == Hand.Outcome.SCORED:
         hand = latest  # a correction replaces the scored attempt in place, rows and all
@@ -297,6 +300,31 @@ def record_hand(
     deals = max(len(attempts), hand.attempt)
     view = view_of(hand, scores, penalties, hand.version, deals)
     return Recorded(hand=hand, changed=True, view=view, seats=tuple(at_table))
+
+
+def is_retried_save(attempts: list[Hand], expected_version: int | None) -> bool:
+    """Whether a save whose stored hand already says what it says is that very save
+    sent again: made from the version just before the stored one. Its client went away
+    before the answer (a timeout, a dropped connection) and sends it once more; it is
+    answered as saved, not as "changed by someone else". A different entry made from
+    that version is still refused (StaleVersion)."""
+    return expected_version is not None and current_version(attempts) == expected_version + 1
+
+
+def unchanged(
+    table: Table,
+    number: int,
+    by: AbstractBaseUser | None,
+    latest: Hand,
+    scored: rules.ScoredHand,
+    seats: dict[int, Seat],
+    at_table: list[Seat],
+    deals: int,
+) -> Recorded:
+    """A save that changes nothing: the stored hand, as a resend is answered."""
+    hand_changed(table, number, by=by, seat_ids=None)
+    view = view_of(latest, *score_rows(latest, scored, seats), latest.version, deals)
+    return Recorded(hand=latest, changed=False, view=view, seats=tuple(at_table))
 
 
 def hand_changed(
@@ -421,7 +449,7 @@ def write_rows(
     return {s.seat_id for s in existing.values()} | {s.seat_id for s in scores}, scores, penalties
 
 
-@transaction.atomic
+@for_request("table")
 def delete_hand(
     *,
     table: Table,

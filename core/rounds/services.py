@@ -9,7 +9,6 @@ A round's closes and reopenings are in its history (who, when, forced or not).
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.db.models import Count
 from django.utils import timezone
 
@@ -17,6 +16,7 @@ from core import background, derived
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.hands import set_totals
+from core.locks import for_request
 from core.ratings.services import queue_ratings_refresh
 from core.rounds.selectors import round_progress
 from core.seating.selectors import contenders_for
@@ -66,7 +66,7 @@ def check_can_start(event: Event) -> int:
     return number
 
 
-@transaction.atomic
+@for_request("event")
 def start_round(
     *,
     event: Event,
@@ -127,7 +127,7 @@ def check_table_sizes(round_: Round) -> None:
         )
 
 
-@transaction.atomic
+@for_request("round")
 def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     """The draft seating becomes the official one; the round is in play."""
     round_ = Round.objects.select_for_update().get(pk=round.pk)
@@ -147,7 +147,7 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     return round_
 
 
-@transaction.atomic
+@for_request("event")
 def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | None = None) -> Round:
     """Close a round when every table has all its hands (a table that ended when too few
     players were left needs the hands up to its end); `force` closes it anyway and is
@@ -202,7 +202,7 @@ def check_can_reopen(round_: Round, rounds: list[Round]) -> Round | None:
     return later[0] if later else None
 
 
-@transaction.atomic
+@for_request("event")
 def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     """Put a closed round back in play, so that missing hands can be entered or a hand
     corrected; recorded in the round's history. Only the event's latest round can be
@@ -244,7 +244,7 @@ def check_can_finish(event: Event) -> None:
         )
 
 
-@transaction.atomic
+@for_request("event")
 def finish_event(*, event: Event, by: AbstractBaseUser | None = None) -> Event:
     """The director declares the event over: its standings after the last round become
     the final results. Every round must be closed; a round can still be reopened

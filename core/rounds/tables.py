@@ -4,10 +4,10 @@ hand there changes by mistake; unlocking allows corrections again."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 
 from core.common import with_history_user
 from core.errors import StateConflict
+from core.locks import for_request
 from tournaments.models import Round, Table
 
 
@@ -35,12 +35,12 @@ def check_lockable(table: Table, *, locking: bool) -> None:
         raise StateConflict(f"Round {table.round.number} is closed{why}.", field="round")
 
 
-@transaction.atomic
+@for_request("table")
 def lock_table(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
     return set_locked(table, True, by)
 
 
-@transaction.atomic
+@for_request("table")
 def unlock_table(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
     return set_locked(table, False, by)
 

@@ -9,13 +9,13 @@ round's row lock, applies the director's action and stores the result with its h
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from core.caching import announce_screen
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
+from core.locks import for_request
 from game.clock import Clock, ClockConflict, ClockError
 from tournaments.models import ANNOUNCEMENT_MAX, Announcement, Event, Round, RoundClock
 
@@ -39,7 +39,7 @@ def user_or_none(user: AbstractBaseUser | None) -> AbstractBaseUser | None:
 # --- The round clock ----------------------------------------------------------------
 
 
-@transaction.atomic
+@for_request("event")
 def clock_action(
     *,
     round: Round,
@@ -79,7 +79,7 @@ def clock_action(
 # --- Announcements ------------------------------------------------------------------
 
 
-@transaction.atomic
+@for_request("event")
 def post_announcement(
     *, event: Event, text: str, by: AbstractBaseUser | None = None
 ) -> Announcement:
@@ -104,7 +104,7 @@ def post_announcement(
     return announcement
 
 
-@transaction.atomic
+@for_request("event")
 def remove_announcement(
     *, announcement: Announcement, by: AbstractBaseUser | None = None
 ) -> Announcement:

@@ -15,6 +15,7 @@ from core import background, derived
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.hands.selectors import tables_have_hands
+from core.locks import for_request
 from core.screens.services import screens_changed
 from core.seating.selectors import seating_quality, seating_request
 from core.standings.services import queue_standings_refresh
@@ -85,7 +86,7 @@ def check_seed(seed: object) -> int:
     return seed
 
 
-@transaction.atomic
+@for_request("round")
 def reseat_round(
     *, round: Round, seed: int | None = None, by: AbstractBaseUser | None = None
 ) -> Round:
@@ -217,7 +218,7 @@ def seat_of(round_: Round, entry: Entry, field: str) -> Seat:
     return seat
 
 
-@transaction.atomic
+@for_request("round")
 def swap_players(
     *, round: Round, first: Entry, second: Entry, by: AbstractBaseUser | None = None
 ) -> Round:
@@ -241,7 +242,7 @@ def swap_players(
     return round_
 
 
-@transaction.atomic
+@for_request("round")
 def move_player(
     *, round: Round, entry: Entry, table_number: int, by: AbstractBaseUser | None = None
 ) -> Round:

@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 from django.utils import timezone
 
 from core import derived
 from core.common import with_history_user
 from core.entries.services import register_entry
 from core.errors import InvalidInput, StateConflict
+from core.locks import for_request
 from core.ratings import selectors as rating_reads
 from core.ratings import services as ratings
 from core.screens.services import screens_changed
@@ -58,7 +58,7 @@ def rating_order(qualified: list[int]) -> list[int]:
     )
 
 
-@transaction.atomic
+@for_request("series")
 def create_final(
     *,
     series: Series,

@@ -21,6 +21,7 @@ from django.db.models import Q
 from core.common import full_clean_or_raise, with_history_user
 from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
 from core.events.access import can_direct, visible_events
+from core.locks import for_request
 from core.screens.services import screens_changed
 from core.series.standings import queue_series_refresh
 from game import prizes as game_prizes
@@ -242,7 +243,7 @@ def create_series(*, data: Mapping[str, Any], by: AbstractBaseUser | None = None
     return series
 
 
-@transaction.atomic
+@for_request("series")
 def update_series(
     *, series: Series, data: Mapping[str, Any], by: AbstractBaseUser | None = None
 ) -> Series:
@@ -284,7 +285,7 @@ def update_series(
     return series
 
 
-@transaction.atomic
+@for_request("series")
 def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None) -> Event:
     """Make `event` a leg of `series` (an event is a leg of at most one series)."""
     series = Series.objects.select_for_update().get(pk=series.pk)
@@ -307,7 +308,7 @@ def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None)
     return event
 
 
-@transaction.atomic
+@for_request("series")
 def remove_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.series_id != series.pk:

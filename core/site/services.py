@@ -8,10 +8,10 @@ import re
 from urllib.parse import urlsplit
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
 
 from core.common import with_history_user
 from core.errors import Forbidden, InvalidInput
+from core.locks import for_request
 from tournaments.models import SiteSetting
 
 
@@ -76,7 +76,7 @@ def check_site_url(value: str) -> str:
     return f"{parts.scheme}://{netloc}"  # at most 8 + 253 + 6 characters: it fits
 
 
-@transaction.atomic
+@for_request("site's setting")
 def set_site_url(*, site_url: str, by: AbstractBaseUser | None = None) -> SiteSetting:
     """Set (or, empty, clear) the site's public address. Only a superuser or a user
     given the right to change the site's settings may."""

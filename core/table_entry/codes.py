@@ -7,7 +7,8 @@ table. It is printed as ABCD-EFGH and read back whatever the case, spaces or das
 
 Wrong codes are counted per client (its address) and per place they are tried at (a
 table, or an event's find-your-table page) in the cache, which every web process shares
-in production (Redis), so the limit holds however many processes serve the site: after
+in production (Redis), so the limit holds however many processes serve the site (and
+while Redis is down, in each process: `core.counters`): after
 `TABLE_CODE_ATTEMPTS` wrong codes within `TABLE_CODE_WINDOW` seconds, every code from
 that client at that place is refused until the window ends. Per place, because at a
 venue every phone on its Wi-Fi shares one public address: a few typos at one table must
@@ -25,10 +26,10 @@ import secrets
 import time
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpRequest
 from rest_framework.throttling import BaseThrottle
 
+from core.counters import counters
 from core.errors import TooManyAttempts
 
 ALPHABET = "ACDEFGHJKMNPRTWXYZ"
@@ -79,7 +80,7 @@ def _keys(client: str, place: str) -> tuple[str, str]:
 def check_allowed(client: str, place: str = "") -> None:
     """Refuse (429) a client that gave too many wrong codes at `place` lately."""
     count_key, since_key = _keys(client, place)
-    found = cache.get_many([count_key, since_key])
+    found = counters.get_many([count_key, since_key])
     if found.get(count_key, 0) < attempts_allowed():
         return
     since = found.get(since_key) or time.time()
@@ -96,12 +97,12 @@ def count_wrong(client: str, place: str = "") -> None:
     """One more wrong code from `client` at `place`; the window starts at its first one."""
     count_key, since_key = _keys(client, place)
     window = window_seconds()
-    if cache.add(count_key, 0, window):
-        cache.set(since_key, time.time(), window)
+    if counters.add(count_key, 0, window):
+        counters.set(since_key, time.time(), window)
     try:
-        cache.incr(count_key)
+        counters.incr(count_key)
     except ValueError:  # the window ended between add and incr
-        cache.add(count_key, 1, window)
+        counters.add(count_key, 1, window)
 
 
 def minutes(seconds: int) -> str:

@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.db import transaction
-
 from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import Forbidden, Missing, ProposalChanged, StaleVersion, StateConflict
@@ -37,6 +35,7 @@ from core.hands.services import (
     record_hand,
     score_entry,
 )
+from core.locks import for_request
 from core.table_entry import codes
 from core.table_entry.codes import new_code
 from core.table_entry.selectors import (
@@ -224,7 +223,7 @@ def disputed_conflict(proposal: Proposal) -> StateConflict:
     )
 
 
-@transaction.atomic
+@for_request("table")
 def propose_hand(
     *,
     table: Table,
@@ -270,7 +269,7 @@ def nothing_waiting(number: int) -> Missing:
     return Missing(f"No entry for hand {number} is waiting for confirmation.", field="hand")
 
 
-@transaction.atomic
+@for_request("table")
 def confirm_proposal(
     *,
     table: Table,
@@ -332,7 +331,7 @@ def confirm_proposal(
     return proposal
 
 
-@transaction.atomic
+@for_request("table")
 def dispute_proposal(
     *,
     table: Table,
@@ -370,7 +369,7 @@ def dispute_proposal(
     return proposal
 
 
-@transaction.atomic
+@for_request("round")
 def issue_codes(*, round: Round) -> int:
     """Give each player seated in `round` who has no code for it yet their own code
     (publishing a round does this; so does seating a player into a round in play).

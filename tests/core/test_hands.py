@@ -111,8 +111,15 @@ def test_a_stale_version_is_refused_and_nothing_is_written(table):
 
 def test_version_zero_means_the_hand_must_not_exist_yet(table):
     services.record_hand(table=table, number=1, entry=plain_hand(), expected_version=0)
+    other = plain_hand(
+        went_out=1, scores=tuple(SeatEntry(seat=s, points=0 if s == 1 else 9) for s in range(1, 5))
+    )
     with pytest.raises(StaleVersion):
-        services.record_hand(table=table, number=1, entry=plain_hand(), expected_version=0)
+        services.record_hand(table=table, number=1, entry=other, expected_version=0)
+    # The very same save sent again (its client went away before the answer) is no
+    # other writer: it is answered as saved (tests/api/test_hand_save_retried.py).
+    again = services.record_hand(table=table, number=1, entry=plain_hand(), expected_version=0)
+    assert not again.changed and again.hand.version == 1
 
 
 def test_invalid_input_names_every_problem_and_writes_nothing(table):

@@ -46,7 +46,9 @@ def test_wrong_codes_are_counted_across_web_processes(settings):
     address in the shared cache; a third then refuses that address."""
     assert settings.CACHE_URL, "the shared cache is Redis (CACHE_URL) in these runs"
     settings.TABLE_CODE_ATTEMPTS = 6
-    count = "from core.table_entry import codes\nfor _ in range(3): codes.count_wrong('203.0.113.9')"
+    count = (
+        "from core.table_entry import codes\nfor _ in range(3): codes.count_wrong('203.0.113.9')"
+    )
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "kalooki_site.settings_test"}
     for _ in range(2):
         subprocess.run(

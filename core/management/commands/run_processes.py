@@ -34,6 +34,9 @@ def programs(
         "web": [
             *(python, "-m", "gunicorn", "kalooki_site.wsgi"),
             *("--bind", bind, "--workers", str(web_workers), "--threads", str(threads)),
+            # Threads: a request held up (a save waiting for a busy table, at most
+            # LOCK_WAIT_SECONDS) holds one thread, not a whole process.
+            *("--worker-class", "gthread"),
         ],
         "worker": [
             *celery,
@@ -59,7 +62,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--bind", default="127.0.0.1:8000", help="gunicorn's address")
         parser.add_argument("--web-workers", type=int, default=4)
-        parser.add_argument("--threads", type=int, default=1, help="threads per web worker")
+        parser.add_argument("--threads", type=int, default=8, help="threads per web worker")
         parser.add_argument("--worker-concurrency", type=int, default=2)
         parser.add_argument(
             "--only",

@@ -1,0 +1,83 @@
+"""How long a request waits for a row another transaction holds.
+
+A service a request calls takes row locks (a table's row for a hand's save or a
+player's entry, an event's row for a director's change) so that two writers are
+served one after the other. A lock held for long (a stuck transaction, a slow disk)
+must not stall the site: each web worker waiting behind it is a worker that serves
+nobody else, and a client that gives up leaves a save that commits later. So the
+transaction of a service marked `@for_request` waits at most `LOCK_WAIT_SECONDS` for
+any lock, then is refused with `Busy` (503, Retry-After), nothing written.
+
+Background jobs (the standings rebuild, seating, ratings) are not marked: nobody waits
+on them, and they wait for their locks as long as it takes.
+
+PostgreSQL only (`SET LOCAL lock_timeout`): SQLite has no row locks; it serialises
+writers on its own, and the embedded default has one process.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TypeVar
+
+from django.conf import settings
+from django.db import OperationalError, connection, transaction
+
+from core.errors import Busy
+
+F = TypeVar("F", bound=Callable)
+# PostgreSQL's code for "lock_timeout expired" (lock_not_available).
+LOCK_NOT_AVAILABLE = "55P03"
+# Set on the connection while a marked transaction runs, so a marked service called
+# inside another (a confirmation recording its hand) sets the bound only once.
+BOUNDED = "kalooki_lock_wait_bounded"
+
+
+def busy(what: str) -> Busy:
+    return Busy(
+        f"This {what} is busy: another change to it is still being saved. Nothing was "
+        "saved; try again in a few seconds.",
+        retry_after=settings.LOCK_RETRY_AFTER_SECONDS,
+    )
+
+
+def is_lock_timeout(error: BaseException) -> bool:
+    return getattr(error.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE
+
+
+def bound_lock_waits() -> None:
+    """Wait at most LOCK_WAIT_SECONDS for any lock in the rest of this transaction."""
+    if connection.vendor == "postgresql":
+        milliseconds = int(settings.LOCK_WAIT_SECONDS * 1000)
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = {milliseconds}")
+
+
+def for_request(what: str) -> Callable[[F], F]:
+    """The service runs in one transaction (as `transaction.atomic`) whose lock waits
+    are bounded; a wait that runs out is refused as `Busy`, naming `what` is busy (the
+    table, the event), with everything the transaction wrote rolled back."""
+
+    def decorate(service: F) -> F:
+        @functools.wraps(service)
+        def run(*args, **kwargs):
+            if getattr(connection, BOUNDED, False):
+                with transaction.atomic():
+                    return service(*args, **kwargs)
+            try:
+                with transaction.atomic():
+                    setattr(connection, BOUNDED, True)
+                    try:
+                        bound_lock_waits()
+                        return service(*args, **kwargs)
+                    finally:
+                        setattr(connection, BOUNDED, False)
+            except OperationalError as error:
+                if is_lock_timeout(error):
+                    raise busy(what) from error
+                raise
+
+        return run  # type: ignore[return-value]
+
+    return decorate
