@@ -13,11 +13,11 @@ from __future__ import annotations
 import threading
 from contextlib import contextmanager
 
-import psycopg
 import pytest
 from django.db import connection
 
 from core import background, services
+from tests.concurrency.threads import another_connection
 from tests.fixtures import make_entries, make_event, make_round
 from tournaments.models import Round
 
@@ -27,14 +27,7 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 @contextmanager
 def rebuild_in_progress(event):
     """Another connection holding what a rebuild holds first: the event's row lock."""
-    db = connection.settings_dict
-    with psycopg.connect(
-        host=db["HOST"],
-        port=db["PORT"],
-        dbname=db["NAME"],
-        user=db["USER"],
-        password=db["PASSWORD"],
-    ) as other:
+    with another_connection() as other:
         other.execute("SET lock_timeout = '5s'")
         other.execute("SELECT 1 FROM tournaments_event WHERE id = %s FOR UPDATE", [event.pk])
         yield other

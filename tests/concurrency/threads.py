@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+import psycopg
 from django.db import connection
 
 
@@ -29,3 +30,16 @@ def together(*calls: Callable[[], object]) -> list[object]:
     for thread in threads:
         thread.join(timeout=30)
     return results
+
+
+def another_connection():
+    """A second connection to the test database, outside Django's: what another web
+    process or a stuck transaction would hold (PostgreSQL)."""
+    db = connection.settings_dict
+    return psycopg.connect(
+        host=db["HOST"],
+        port=db["PORT"],
+        dbname=db["NAME"],
+        user=db["USER"],
+        password=db["PASSWORD"],
+    )

@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-import psycopg
 import pytest
 from django.conf import settings
 from django.db import connection
@@ -17,6 +16,7 @@ from django.db import connection
 from core import services
 from game.rules import HandEntry, SeatEntry
 from scoring.models import Standing
+from tests.concurrency.threads import another_connection
 from tests.fixtures import make_entries, make_event, make_round
 from tests.processes import Worker, wait_until
 from tournaments.models import Round
@@ -79,14 +79,7 @@ def test_recording_hands_changes_the_standings_within_five_seconds():
 def holding_event_lock(event):
     """Hold the event's row lock from another connection, as a long rebuild would: a
     rebuild that starts meanwhile waits for it, inside its own transaction."""
-    db = connection.settings_dict
-    with psycopg.connect(
-        host=db["HOST"],
-        port=db["PORT"],
-        dbname=db["NAME"],
-        user=db["USER"],
-        password=db["PASSWORD"],
-    ) as other:
+    with another_connection() as other:
         other.execute("SELECT 1 FROM tournaments_event WHERE id = %s FOR UPDATE", [event.pk])
         yield
         other.rollback()
