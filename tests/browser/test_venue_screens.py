@@ -76,8 +76,15 @@ def dashboard(new_page, live_server):
     return director
 
 
+def settled(page) -> None:
+    """The page loaded, so its own autofocus (the dashboard's "Go to table") has run and
+    cannot take the focus from the box a director is about to type into."""
+    page.wait_for_load_state("load")
+
+
 def type_into(page, selector: str, text: str) -> None:
     """Focus a box, replace what it holds and press Enter: the keyboard alone."""
+    settled(page)
     page.focus(selector)
     page.keyboard.press("Control+A")
     page.keyboard.type(text)
@@ -85,6 +92,7 @@ def type_into(page, selector: str, text: str) -> None:
 
 
 def press(page, selector: str) -> None:
+    settled(page)
     page.focus(selector)
     page.keyboard.press("Enter")
 
@@ -111,6 +119,7 @@ def test_the_clock_started_extended_paused_and_resumed_agrees_on_projector_and_t
     assert 44 * 60 <= agree(projector, table, "Round 1") <= 45 * 60
 
     # Table 2 started late: five more minutes for it alone.
+    settled(director)
     director.focus("#extend-minutes")
     director.keyboard.press("Control+A")
     director.keyboard.type("5")
