@@ -17,6 +17,7 @@ nothing changed).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
@@ -431,36 +432,35 @@ def find_table(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         event = selectors.public_event(request.user, slug)
     except Missing:
-        return find_hidden_table(request, slug)
+        return seat_by_code(
+            request,
+            None,
+            lambda code, client: services.find_seat_at(slug=slug, code=code, client=client),
+        )
+    return seat_by_code(
+        request,
+        event,
+        lambda code, client: services.find_seat(event=event, code=code, client=client),
+    )
+
+
+def seat_by_code(
+    request: HttpRequest, event: Event | None, find: Callable[[str, str], Seat]
+) -> HttpResponse:
+    """The find-your-table form: a right code signs the phone in at its table; a wrong
+    one is refused in the form's words (with Retry-After when throttled). With no event
+    the reader may see, the page is a 404 until a code finds a table."""
     context: dict[str, Any] = {"event": event, "error": ""}
-    if request.method == "POST":
-        code = request.POST.get("code", "")
-        try:
-            seat = services.find_seat(event=event, code=code, client=codes.client_of(request))
-        except ServiceError as error:
-            context["error"] = first(error)
-            page = render(
-                request, "public/table_entry_find.html", context, status=error.status_code
-            )
-            return with_retry_after(page, error)
-        seat.table.round.event = event
-        return signed_in(redirect(table_entry_url(seat.table)), seat.table, code)
-    return render(request, "public/table_entry_find.html", context)
-
-
-def find_hidden_table(request: HttpRequest, slug: str) -> HttpResponse:
-    context: dict[str, Any] = {"event": None, "error": ""}
     if request.method != "POST":
-        return render(request, "public/table_entry_find.html", context, status=404)
+        status = 404 if event is None else 200
+        return render(request, "public/table_entry_find.html", context, status=status)
     code = request.POST.get("code", "")
     try:
-        seat = services.find_seat_at(slug=slug, code=code, client=codes.client_of(request))
+        seat = find(code, codes.client_of(request))
     except ServiceError as error:
         context["error"] = first(error)
-        response = render(
-            request, "public/table_entry_find.html", context, status=error.status_code
-        )
-        if getattr(error, "retry_after", None):
-            response["Retry-After"] = str(error.retry_after)
-        return response
+        page = render(request, "public/table_entry_find.html", context, status=error.status_code)
+        return with_retry_after(page, error)
+    if event is not None:
+        seat.table.round.event = event
     return signed_in(redirect(table_entry_url(seat.table)), seat.table, code)
