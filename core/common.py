@@ -3,11 +3,13 @@ service error."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from rest_framework.throttling import BaseThrottle
 
 from core.errors import InvalidInput
 
@@ -68,3 +70,17 @@ def author_and_reason(stored: str | None) -> tuple[str | None, str | None]:
     if found is None:
         return None, stored
     return found["name"], found["reason"]
+
+
+def client_address(request) -> str | None:
+    """The client's address, read one way for every limit the site keeps (sign-in
+    lockouts through django-axes, wrong players' codes, the API's throttles): the
+    address DRF's throttles count a request by, `X-Forwarded-For` read past the
+    `NUM_PROXIES` proxies in front of the site and `REMOTE_ADDR` when there are none (a
+    header the client sends itself is then ignored). Anything that is not an address
+    falls back to `REMOTE_ADDR`: the lockouts store it as one."""
+    found = BaseThrottle().get_ident(request)
+    try:
+        return str(ipaddress.ip_address(found))
+    except ValueError:
+        return request.META.get("REMOTE_ADDR")

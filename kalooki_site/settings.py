@@ -280,7 +280,7 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_VERBOSE = False
 # The client's address as the API's throttles read it: past the NUM_PROXIES proxies
 # in front of the site, so one client's wrong passwords never lock out another's.
-AXES_CLIENT_IP_CALLABLE = "kalooki_site.client_address.client_address"
+AXES_CLIENT_IP_CALLABLE = "core.common.client_address"
 
 # Outgoing mail: without EMAIL_HOST nothing can be sent, so the password-reset pages
 # are not offered at all (a director asks an administrator instead).

@@ -27,8 +27,8 @@ import time
 
 from django.conf import settings
 from django.http import HttpRequest
-from rest_framework.throttling import BaseThrottle
 
+from core.common import client_address
 from core.counters import counters
 from core.errors import TooManyAttempts
 
@@ -59,10 +59,9 @@ def shown(code: str) -> str:
 
 
 def client_of(request: HttpRequest) -> str:
-    """Who is trying codes: the client's address, read as the API's throttles read it
-    (from X-Forwarded-For only behind `NUM_PROXIES` trusted proxies, so a client cannot
-    choose its own)."""
-    return BaseThrottle().get_ident(request) or "unknown"
+    """Who is trying codes: the client's address (`client_address`, as the lockouts and
+    the API's throttles read it, so a client cannot choose its own)."""
+    return client_address(request) or "unknown"
 
 
 def attempts_allowed() -> int:
