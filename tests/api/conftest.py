@@ -4,7 +4,8 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.fixtures import make_entries, make_event, make_round
+from tests.fixtures import codes_of, make_entries, make_event, make_round
+from tournaments.models import Event
 
 
 class Api:
@@ -55,3 +56,19 @@ GOOD_HAND = {
     ],
     "penalties": [],
 }
+
+
+@pytest.fixture
+def players_codes(event):
+    """Players enter at alice's event: round 1 published, two tables of four; each
+    seated player's code by (table, seat)."""
+    Event.objects.filter(pk=event.pk).update(table_entry=Event.TableEntry.PLAYERS)
+    round_ = make_round(event, table_sizes=(4, 4), entries=make_entries(event, 8))
+    return codes_of(round_)
+
+
+def as_player(api, codes, seat: int, table: int = 1):
+    """An API client that sends the code of the player at (table, seat)."""
+    client = api.as_()
+    client.credentials(HTTP_X_PLAYER_CODE=codes[(table, seat)])
+    return client

@@ -9,9 +9,7 @@ from rest_framework.authtoken.models import Token
 
 from api.guards import AuthFailureThrottle
 from scoring.models import Hand
-from tests.api.conftest import GOOD_HAND, hand_url
-from tests.fixtures import codes_of, make_entries, make_round
-from tournaments.models import Event
+from tests.api.conftest import GOOD_HAND, as_player, hand_url
 
 pytestmark = pytest.mark.django_db
 
@@ -19,16 +17,8 @@ PROPOSAL = hand_url() + "proposal/"
 
 
 @pytest.fixture
-def codes(event):
-    Event.objects.filter(pk=event.pk).update(table_entry=Event.TableEntry.PLAYERS)
-    round_ = make_round(event, table_sizes=(4,), entries=make_entries(event, 4))
-    return codes_of(round_)
-
-
-def player(api, codes, seat: int):
-    client = api.as_()
-    client.credentials(HTTP_X_PLAYER_CODE=codes[(1, seat)])
-    return client
+def codes(players_codes):
+    return players_codes
 
 
 def block_the_address(api, settings) -> None:
@@ -40,7 +30,7 @@ def block_the_address(api, settings) -> None:
 
 
 def test_a_player_the_api_answered_keeps_working_while_a_guesser_is_blocked(api, codes, settings):
-    entering, confirming = player(api, codes, 1), player(api, codes, 3)
+    entering, confirming = as_player(api, codes, 1), as_player(api, codes, 3)
     assert entering.put(PROPOSAL, GOOD_HAND, format="json").status_code == 200
     assert confirming.get(PROPOSAL).status_code == 200
     assert "kalooki_player_pass" in confirming.cookies
@@ -54,9 +44,9 @@ def test_a_player_the_api_answered_keeps_working_while_a_guesser_is_blocked(api,
 
 def test_a_client_without_the_pass_stays_throttled(api, codes, settings):
     block_the_address(api, settings)
-    assert player(api, codes, 2).get(PROPOSAL).status_code == 429
+    assert as_player(api, codes, 2).get(PROPOSAL).status_code == 429
     # the pass of one code lifts the limit for that code only
-    holder = player(api, codes, 1)
+    holder = as_player(api, codes, 1)
     settings.TABLE_CODE_ATTEMPTS = 100
     assert holder.get(PROPOSAL).status_code == 404  # right code, nothing entered yet
     settings.TABLE_CODE_ATTEMPTS = 3

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from django.contrib.auth.models import Permission
 
 from core import services
 from game.ranking import draw_key
@@ -87,6 +88,4 @@ def test_a_series_shows_its_commitment_and_keeps_its_seed_until_its_final(api, a
 
 
 def _may_create():
-    from django.contrib.auth.models import Permission
-
     return Permission.objects.filter(codename__in=["add_event", "add_player"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Hand, Proposal
-from tests.api.conftest import GOOD_HAND
+from tests.api.conftest import GOOD_HAND, as_player
 from tests.fixtures import codes_of, make_entries, make_round
 from tournaments.models import Event
 
@@ -23,26 +23,20 @@ def codes(event):
     return codes_of(round_)
 
 
-def player(api, codes, seat: int):
-    client = api.as_()
-    client.credentials(HTTP_X_PLAYER_CODE=codes[(1, seat)])
-    return client
-
-
 def test_players_enter_and_confirm_at_a_private_event(api, codes):
-    entered = player(api, codes, 1).put(PROPOSAL, GOOD_HAND, format="json")
+    entered = as_player(api, codes, 1).put(PROPOSAL, GOOD_HAND, format="json")
     assert entered.status_code == 200, entered.json()
     assert entered.json()["state"] == "pending"
-    assert player(api, codes, 2).get(PROPOSAL).json()["entered_by"] == 1
-    confirmed = player(api, codes, 3).post(PROPOSAL + "confirm/")
+    assert as_player(api, codes, 2).get(PROPOSAL).json()["entered_by"] == 1
+    confirmed = as_player(api, codes, 3).post(PROPOSAL + "confirm/")
     assert confirmed.status_code == 200, confirmed.json()
     assert confirmed.json()["state"] == "recorded"
     assert Hand.objects.filter(number=1, outcome="scored").count() == 1
 
 
 def test_a_dispute_works_at_a_private_event(api, codes):
-    player(api, codes, 1).put(PROPOSAL, GOOD_HAND, format="json")
-    disputed = player(api, codes, 4).post(PROPOSAL + "dispute/")
+    as_player(api, codes, 1).put(PROPOSAL, GOOD_HAND, format="json")
+    disputed = as_player(api, codes, 4).post(PROPOSAL + "dispute/")
     assert disputed.status_code == 200 and disputed.json()["state"] == "disputed"
 
 
@@ -55,7 +49,7 @@ def test_without_a_right_code_a_private_event_is_not_there(api, codes):
     nowhere = wrong.put(PROPOSAL.replace("kingston", "nowhere"), GOOD_HAND, format="json")
     assert at_private.status_code == nowhere.status_code == 403
     assert at_private.json() == nowhere.json()
-    elsewhere = player(api, codes, 1).put(
+    elsewhere = as_player(api, codes, 1).put(
         PROPOSAL.replace("tables/1", "tables/2"), GOOD_HAND, format="json"
     )
     assert elsewhere.status_code == 403
@@ -63,7 +57,7 @@ def test_without_a_right_code_a_private_event_is_not_there(api, codes):
 
 
 def test_a_code_opens_nothing_else_of_a_private_event(api, codes):
-    client = player(api, codes, 1)
+    client = as_player(api, codes, 1)
     for url in (
         "/api/v1/events/kingston/",
         "/api/v1/events/kingston/standings/",

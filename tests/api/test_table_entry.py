@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 
 from scoring.models import Hand, Proposal
-from tests.api.conftest import GOOD_HAND, hand_url
+from tests.api.conftest import GOOD_HAND, as_player, hand_url
 from tests.fixtures import codes_of, make_bob, make_entries, make_round
 from tournaments.models import Event
 
@@ -31,12 +31,6 @@ def codes(playing):
 
 def proposal_url(hand: int = 1, table: int = 1, action: str = "") -> str:
     return hand_url(table=table, hand=hand) + "proposal/" + (f"{action}/" if action else "")
-
-
-def as_player(api, codes, seat: int, table: int = 1):
-    client = api.as_()
-    client.credentials(HTTP_X_PLAYER_CODE=codes[(table, seat)])
-    return client
 
 
 def test_directors_read_every_players_code(api, alice, codes):
