@@ -81,7 +81,7 @@ class SeriesAdmin(SimpleHistoryAdmin):
     list_display = ["name", "season", "slug", "qualifiers", "best_of", "public"]
     search_fields = ["name", "slug", "season"]
     filter_horizontal = ["organisers"]
-    readonly_fields = ["final", "standings_version"]
+    readonly_fields = ["final", "standings_version", "draw_commitment"]
 
     def save_model(self, request, obj, form, change):
         cleaned = form.cleaned_data

@@ -82,7 +82,13 @@ class EventAdmin(SimpleHistoryAdmin):
     search_fields = ["name", "slug", "venue"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["directors"]
-    readonly_fields = ["standings_version", "screen_version", "created_at", "updated_at"]
+    readonly_fields = [
+        "standings_version",
+        "screen_version",
+        "draw_commitment",  # the seed stays secret: nobody sets or reads it here
+        "created_at",
+        "updated_at",
+    ]
     date_hierarchy = "starts_on"
 
     def save_model(self, request, obj, form, change):
