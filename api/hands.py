@@ -20,6 +20,7 @@ from api.scoring_serializers import (
     ScoreInputSerializer,
     TableSerializer,
 )
+from api.serializers import AtFaultSerializer
 from api.support import EventScoped
 from core import selectors, services
 from game import rules
@@ -128,6 +129,27 @@ class TableLock(TableView):
 
 class TableUnlock(TableLock):
     locking = False
+
+
+class TableAtFault(TableView):
+    @extend_schema(
+        request=AtFaultSerializer,
+        responses=TableSerializer,
+        description="Mark exactly these seats at fault for the hands the table did not play "
+        "(slow play), with a reason: their adjusted scores are the field's 75th percentile "
+        "instead of its mean. On a closed round the scores and standings follow at once.",
+    )
+    def post(self, request, slug: str, number: int, table: int):
+        found = self.table(number, table)
+        body = AtFaultSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        services.mark_at_fault(
+            table=found,
+            positions=body.validated_data["seats"],
+            reason=body.validated_data["reason"],
+            by=request.user,
+        )
+        return Response(TableSerializer(selectors.table_sheet(self.table(number, table))).data)
 
 
 class HandDetail(TableView):

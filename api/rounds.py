@@ -13,6 +13,7 @@ from rest_framework.views import APIView
 from api.serializers import (
     CloseSerializer,
     MoveSerializer,
+    ReopenSerializer,
     RoundSerializer,
     RoundStartedSerializer,
     RoundStartSerializer,
@@ -102,14 +103,17 @@ class RoundClose(RoundAction):
 
 
 @extend_schema(
-    request=None,
+    request=ReopenSerializer,
     responses=RoundSerializer,
-    description="Put the latest round, closed, back in play (recorded in its history); a "
-    "finished event is running again.",
+    description="Put the latest round, closed, back in play (recorded in its history with "
+    "the reason); its adjusted scores are dropped until it closes again. A finished event "
+    "is running again; reopening one needs a reason, and its page says its results changed.",
 )
 class RoundReopen(RoundAction):
+    body_serializer = ReopenSerializer
+
     def act(self, round_, data):
-        services.reopen_round(round=round_, by=self.request.user)
+        services.reopen_round(round=round_, reason=data["reason"], by=self.request.user)
 
 
 @extend_schema(request=SwapSerializer, responses=RoundSerializer)

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from core.hands.services import CORRECTION_REASON_MAX
 from core.rounds.selectors import TABLE_STATES
+from game.adjusted import AT_FAULT, RULES
 from game.ranking import WHY_INCOMPLETE
 from game.rules import PENALTY_KINDS
 from scoring.models import Proposal, Standing
@@ -127,6 +128,23 @@ class TotalSerializer(serializers.Serializer):
     total = serializers.IntegerField()
 
 
+class AdjustedSerializer(serializers.Serializer):
+    """A hand a table could not play, scored from the field once its round closed."""
+
+    hand = serializers.IntegerField()
+    score = serializers.IntegerField()
+    at_fault = serializers.BooleanField(
+        help_text="the director marked the player at fault: the field's 75th percentile"
+    )
+    rule = serializers.ChoiceField(choices=(*RULES, AT_FAULT))
+    text = serializers.CharField()
+
+
+class AdjustedScoreSerializer(AdjustedSerializer):
+    seat = serializers.IntegerField()
+    text = serializers.CharField(source="words")
+
+
 class TableSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     round = serializers.IntegerField()
@@ -141,6 +159,11 @@ class TableSerializer(serializers.Serializer):
     why = serializers.CharField(help_text="why a closed or forced table's sets are incomplete")
     hands_needed = serializers.IntegerField()
     hands_scored = serializers.IntegerField()
+    adjusted = AdjustedScoreSerializer(
+        many=True,
+        help_text="once the round is closed: the hands this table could not play, scored "
+        "for each player still at it from the field (empty while the round is in play)",
+    )
     seats = SheetSeatSerializer(many=True)
     hands = SheetHandSerializer(many=True)
     totals = TotalSerializer(many=True, source="seat_totals")
@@ -160,6 +183,11 @@ class IncompleteSetSerializer(serializers.Serializer):
     text = serializers.CharField()
 
 
+class AdjustedHandSerializer(AdjustedSerializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+
+
 class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     player = PlayerRefSerializer()
@@ -171,6 +199,11 @@ class StandingSerializer(serializers.Serializer):
         "after the complete sets of their round"
     )
     incomplete = IncompleteSetSerializer(many=True)
+    adjusted_hands = serializers.IntegerField(
+        help_text="hands scored by adjustment (their table could not play them), in points"
+    )
+    at_fault_hands = serializers.IntegerField(help_text="of those, hands adjusted at fault")
+    adjusted = AdjustedHandSerializer(many=True)
     hands_won = serializers.IntegerField()
     penalty_points = serializers.IntegerField()
     best_set = serializers.IntegerField(allow_null=True)

@@ -57,6 +57,14 @@ class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
     draw_seed = serializers.SerializerMethodField(
         help_text="the draw seed, revealed once the event is finished; null before"
     )
+    results_changed_at = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="when a round of the finished event was reopened, changing its results",
+    )
+    results_changed_reason = serializers.CharField(
+        read_only=True, help_text="the round reopened and the director's reason"
+    )
 
     class Meta:
         model = Event
@@ -69,6 +77,8 @@ class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
             "series",
             "draw_commitment",
             "draw_seed",
+            "results_changed_at",
+            "results_changed_reason",
         ]
 
     @extend_schema_field(serializers.CharField(allow_null=True))
@@ -211,8 +221,36 @@ class RoundSerializer(serializers.Serializer):
 class CloseSerializer(serializers.Serializer):
     force = serializers.BooleanField(
         default=False,
-        help_text="close with hands missing: the sets at those tables are incomplete and "
-        "rank after the round's complete sets",
+        help_text="close with hands missing: the hands unplayed are scored from the field "
+        "(adjusted) for the players still at those tables; a player who withdrew keeps an "
+        "incomplete set",
+    )
+
+
+class ReopenSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=280,
+        help_text="why the round is reopened: required once the event is finished (its "
+        "page then says its results changed, when and why)",
+    )
+
+
+class AtFaultSerializer(serializers.Serializer):
+    seats = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=6),
+        max_length=6,
+        help_text="the seats at fault for the hands the table did not play (slow play); "
+        "the others at the table are not; [] clears every mark",
+    )
+    reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=200,
+        help_text="why (required with any seat), kept in the seats' history",
     )
 
 

@@ -38,6 +38,7 @@ urlpatterns = [
     path(table, hands.TableDetail.as_view(), name="table"),
     path(table + "lock/", hands.TableLock.as_view(), name="table-lock"),
     path(table + "unlock/", hands.TableUnlock.as_view(), name="table-unlock"),
+    path(table + "at-fault/", hands.TableAtFault.as_view(), name="table-at-fault"),
     path(table + "hands/<int:hand>/", hands.HandDetail.as_view(), name="hand"),
     path(round_ + "codes/", table_entry.RoundCodes.as_view(), name="round-codes"),
     path(proposal, table_entry.HandProposal.as_view(), name="proposal"),

@@ -48,19 +48,20 @@ def round_action(
     return act(request, done, lambda: call(round_), dashboard_url(round_.event))
 
 
-def round_view(done: str, call: Callable[..., Any]):
-    """A POST on a round that calls one service, `call(round=..., by=...)`, and says
-    `done` (with the round's {number})."""
+def round_view(done: str, call: Callable[..., Any], *, text_fields: tuple[str, ...] = ()):
+    """A POST on a round that calls one service, `call(round=..., by=...)` with the
+    form's `text_fields` too, and says `done` (with the round's {number})."""
 
     @login_required
     @require_POST
     def view(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+        given = {name: request.POST.get(name, "") for name in text_fields}
         return round_action(
             request,
             slug,
             number,
             done.format(number=number),
-            lambda r: call(round=r, by=request.user),
+            lambda r: call(round=r, by=request.user, **given),
         )
 
     return view
@@ -72,10 +73,13 @@ force_close_round = round_view(
     "Round {number} is closed with hands missing (recorded as forced).",
     partial(services.close_round, force=True),
 )
+
+
 reopen_round = round_view(
     "Round {number} is reopened: it is in play again, and its hands can be entered or "
     "corrected. Close it again when they are.",
     services.reopen_round,
+    text_fields=("reason",),
 )
 
 
@@ -161,6 +165,27 @@ def lock_table(request: HttpRequest, slug: str, number: int, table: int) -> Http
         request,
         f"Table {table} is locked.",
         lambda: services.lock_table(table=found, by=request.user),
+        dashboard_url(found.round.event),
+    )
+
+
+@login_required
+@require_POST
+def mark_at_fault(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    found = director_table(request, slug, number, table)
+    positions = [int(p) for p in request.POST.getlist("seats") if p.isdigit()]
+    return act(
+        request,
+        f"Table {table}: "
+        + (
+            f"seat{'s' if len(positions) > 1 else ''} {', '.join(map(str, positions))} marked "
+            "at fault for the hands not played."
+            if positions
+            else "nobody is marked at fault."
+        ),
+        lambda: services.mark_at_fault(
+            table=found, positions=positions, reason=request.POST.get("reason", ""), by=request.user
+        ),
         dashboard_url(found.round.event),
     )
 

@@ -63,6 +63,7 @@ urlpatterns = [
     path(TABLE, sheet.table_sheet, name="sheet"),
     path(TABLE + "lock/", rounds.lock_table, name="table-lock"),
     path(TABLE + "unlock/", rounds.unlock_table, name="table-unlock"),
+    path(TABLE + "at-fault/", rounds.mark_at_fault, name="table-at-fault"),
     path(HAND, sheet.hand_row_view, name="hand"),
     path(HAND + "history/", sheet.hand_history, name="hand-history"),
     path(HAND + "delete/", sheet.delete_hand, name="hand-delete"),

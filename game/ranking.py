@@ -15,6 +15,11 @@ is in `ranking_keys.py`. The rules decided here:
   fewer than three players were left, or the director force-closed the round with
   hands missing. Missing hands are never free: an incomplete set is not charged
   points for them, it is ranked after the complete sets of its round instead.
+  Once its round is closed, a set whose table could not play all its hands through
+  no fault of its player (time, a forced close, a table left short) is completed by
+  adjusted scores from the field (`game.adjusted`): it is COMPLETE, with the adjusted
+  scores in its total and listed in `adjusted`; only a player who withdrew keeps an
+  incomplete set then.
 - total: more sets played first, then fewer hands missing from incomplete sets,
   then the lowest total. So in a round an incomplete set ranks below every complete
   one, and among incomplete sets the one that played more hands ranks higher.
@@ -47,6 +52,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 
+from game.adjusted import Adjustment
 from game.ranking_keys import Ranked, Tally, add_table_points, knockout, ordered
 from game.table_points import DEFAULT_TABLE_POINTS, check_scale
 
@@ -106,6 +112,9 @@ class SetRecord:
     state: str = COMPLETE  # one of SET_STATES
     hands_missing: int = 0  # an incomplete set: the hands of the set it did not play
     why: str = ""  # an incomplete set: one of WHY_INCOMPLETE (shown; ranking ignores it)
+    # A set its table could not finish, completed once its round closed by adjusted
+    # scores for the hands unplayed (`game.adjusted`): in `total`, and complete.
+    adjusted: tuple[Adjustment, ...] = ()
 
     def __post_init__(self) -> None:
         if self.state not in SET_STATES:
@@ -114,6 +123,16 @@ class SetRecord:
             raise ValueError("an incomplete set misses at least one hand")
         if self.state != INCOMPLETE and self.hands_missing:
             raise ValueError(f"a set {self.state} has no hands missing")
+        if self.adjusted and self.state != COMPLETE:
+            raise ValueError("only a set its adjusted scores complete has adjusted scores")
+
+    @property
+    def adjusted_hands(self) -> int:
+        return len(self.adjusted)
+
+    @property
+    def at_fault_hands(self) -> int:
+        return sum(1 for a in self.adjusted if a.at_fault)
 
     @property
     def complete(self) -> bool:
@@ -290,6 +309,8 @@ def _tables(
         tally.hands_missing += record.hands_missing
         tally.hands_won += record.hands_won
         tally.penalty_points += record.penalty_points
+        tally.adjusted_hands += record.adjusted_hands
+        tally.at_fault_hands += record.at_fault_hands
         if record.complete and (tally.best_set is None or record.total < tally.best_set):
             tally.best_set = record.total
     return tables
@@ -310,6 +331,8 @@ class ClosedTally:
     hands_missing: int = 0
     hands_won: int = 0
     penalty_points: int = 0
+    adjusted_hands: int = 0
+    at_fault_hands: int = 0
     best_set: int | None = None
 
 

@@ -42,8 +42,13 @@ class Ranked:
     hands_won: int
     penalty_points: int
     best_set: int | None  # lowest complete set total; None without a complete set
+    adjusted_hands: int  # hands scored by adjustment (game.adjusted), in `points`
+    at_fault_hands: int  # of those, hands adjusted at fault
     status: str  # one of STATUSES
     eliminated_in: int | None  # knockout: the round the entry went out in
+    # knockout: the rounds in which the entry went through on a place another table
+    # could not fill (fewer complete sets there than places), as the best of the rest
+    filled_in: tuple[int, ...]
     # The sort key as (name, value) pairs, in the order applied: JSON-friendly, for
     # display and for a director asking "why is she above me?".
     tiebreaks: tuple[tuple[str, int | float | str | bool | None], ...]
@@ -65,6 +70,8 @@ class Tally:
     hands_won: int = 0
     penalty_points: int = 0
     best_set: int | None = None
+    adjusted_hands: int = 0
+    at_fault_hands: int = 0
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,7 @@ class _Fate:
     place: int | None  # still in: its place at its table in that round
     total: int | None  # its set total in that round (None: it did not play it)
     missing: int = 0  # the hands its set in that round did not play (incomplete sets)
+    filled_in: tuple[int, ...] = ()  # rounds it went through on a place left over
 
 
 Key = list[tuple[str, object, object]]  # (name, sort value, value shown)
@@ -113,8 +121,11 @@ def ordered(
                 hands_won=tally.hands_won,
                 penalty_points=tally.penalty_points,
                 best_set=tally.best_set,
+                adjusted_hands=tally.adjusted_hands,
+                at_fault_hands=tally.at_fault_hands,
                 status=status,
                 eliminated_in=eliminated_in,
+                filled_in=fate.filled_in if fate else (),
                 tiebreaks=tuple((name, shown) for name, _, shown in key),
             )
         )
@@ -166,6 +177,7 @@ def knockout(
     # entry -> (round it went out in, its set total, hands its set missed)
     out: dict[int, tuple[int, int | None, int]] = {}
     latest: dict[int, tuple[int, int, int, int]] = {}  # still in -> round, place, total, missing
+    filled: dict[int, list[int]] = defaultdict(list)  # entry -> rounds it filled a place in
     withdrawn = [t.entry for t in tallies.values() if t.withdrawn]
     last_set: dict[int, int] = {}  # entry -> the latest round it has a set in
     for (round_number, _), sets in tables.items():
@@ -222,6 +234,7 @@ def knockout(
             # stalls for want of players while enough remain.
             for _, s in sorted(left_over, key=lambda pair: pair[0])[:places_left]:
                 through.add(s.entry)
+                filled[s.entry].append(round_number)
             for s in round_sets:
                 if s.entry not in through:
                     out[s.entry] = (round_number, s.total, s.hands_missing)
@@ -232,13 +245,14 @@ def knockout(
 
     fates = {}
     for entry in tallies:
+        rounds_filled = tuple(filled.get(entry, ()))
         if entry in out:
             round_number, total, missing = out[entry]
-            fates[entry] = _Fate(round_number, round_number, None, total, missing)
+            fates[entry] = _Fate(round_number, round_number, None, total, missing, rounds_filled)
         elif entry in latest:
-            fates[entry] = _Fate(None, *latest[entry])
+            fates[entry] = _Fate(None, *latest[entry], filled_in=rounds_filled)
         else:
-            fates[entry] = _Fate(None, None, None, None)
+            fates[entry] = _Fate(None, None, None, None, filled_in=rounds_filled)
     return fates
 
 

@@ -101,6 +101,30 @@ class HandScore(models.Model):
         return f"{self.hand}: seat {self.seat.position} {self.score}"
 
 
+class AdjustedScore(models.Model):
+    """A hand a seat could not play through no fault of its own (time, a forced close,
+    a table left with fewer than three), scored from the field once its round closed
+    (`game.adjusted`): made when a round closes, dropped when it is reopened, made
+    again by a full rebuild. Never entered by hand."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="adjusted_scores")
+    number = models.PositiveSmallIntegerField()  # the hand number
+    score = models.PositiveIntegerField()
+    # The director marked the seat at fault (slow play): a documented worse score.
+    at_fault = models.BooleanField(default=False)
+    rule = models.CharField(max_length=16)  # game.adjusted: RULES or AT_FAULT
+
+    class Meta:
+        ordering = ["seat", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "number"], name="adjusted_once_per_hand"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="adjusted_hand_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} hand {self.number} adjusted {self.score}"
+
+
 class Penalty(models.Model):
     class Kind(models.TextChoices):
         OVERCALL = "overcall", "Over-call"
@@ -216,6 +240,8 @@ STANDING_FIGURES = (
     "hands_won",
     "penalty_points",
     "best_set",
+    "adjusted_hands",
+    "at_fault_hands",
 )
 
 
@@ -244,7 +270,15 @@ class Standing(models.Model):
     hands_won = models.PositiveSmallIntegerField(default=0)
     penalty_points = models.PositiveIntegerField(default=0)
     best_set = models.PositiveIntegerField(null=True, blank=True)
+    # Hands scored by adjustment (in `points`), of them at fault, and each one:
+    # {"round", "table", "hand", "score", "at_fault", "rule"}.
+    adjusted_hands = models.PositiveSmallIntegerField(default=0)
+    at_fault_hands = models.PositiveSmallIntegerField(default=0)
+    adjusted = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    # Knockout: the rounds the entry went through in on a place another table could
+    # not fill (fewer complete sets there than places), as the best of the rest.
+    filled_in = models.JSONField(default=list, blank=True)
     movement = models.IntegerField(null=True, blank=True)
     tiebreaks = models.JSONField(default=list, blank=True)
 

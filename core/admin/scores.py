@@ -8,6 +8,7 @@ from simple_history.admin import SimpleHistoryAdmin
 
 from core.admin.common import PlayerColumn, ReadOnly, SheetRow, WentOutColumn, seat_name
 from scoring.models import (
+    AdjustedScore,
     Hand,
     HandScore,
     Penalty,
@@ -134,6 +135,17 @@ class HandScoreAdmin(SeatRowAdmin):
 class PenaltyAdmin(SeatRowAdmin):
     list_display = ["hand", "player", "kind", "points", "extra_calls", "sheet"]
     list_filter = ["hand__table__round__event", "kind"]
+
+
+@admin.register(AdjustedScore)
+class AdjustedScoreAdmin(PlayerColumn, ReadOnly, admin.ModelAdmin):
+    """Hands a table could not play, scored from the field when its round closed: made
+    by the round's close, never by hand (a slow table is marked at fault on its sheet)."""
+
+    list_display = ["seat", "player", "number", "score", "at_fault", "rule"]
+    list_filter = ["seat__round__event", "seat__round__number", "at_fault"]
+    search_fields = ["seat__entry__player__name"]
+    list_select_related = ["seat__table__round__event", "seat__entry__player"]
 
 
 @admin.register(Proposal)

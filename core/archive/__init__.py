@@ -33,7 +33,15 @@ from core.common import text_problem
 from core.events.services import EVENT_FIELDS as EVENT_SETTINGS
 from game.rulesets import get_ruleset
 from game.sets import ends_after
-from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty, Proposal, Standing
+from scoring.models import (
+    STANDING_FIGURES,
+    AdjustedScore,
+    Hand,
+    HandScore,
+    Penalty,
+    Proposal,
+    Standing,
+)
 from tournaments.models import (
     Announcement,
     Entry,
@@ -107,6 +115,8 @@ EVENT_FIELDS = (
     "draw_seed",
     "check_in",
     "club_avoidance",
+    "results_changed_at",
+    "results_changed_reason",
     "standings_version",
     "screen_version",
     "created_at",
@@ -149,6 +159,7 @@ SECTIONS = (
             "forced_close",
             "published_at",
             "closed_at",
+            "adjusted_at",
         ),
         history=True,
     ),
@@ -162,7 +173,7 @@ SECTIONS = (
     Section(
         "seats",
         Seat,
-        ("position", "first_dealer", "left_after_hand"),
+        ("position", "first_dealer", "left_after_hand", "at_fault"),
         refs={"table": "tables", "round": "rounds", "entry": "entries"},
         history=True,
     ),
@@ -192,6 +203,13 @@ SECTIONS = (
         ("card_points", "cards", "penalty_points", "score", "sat_out"),
         refs={"hand": "hands", "seat": "seats"},
         history=True,
+    ),
+    Section(
+        "adjusted_scores",
+        AdjustedScore,
+        ("number", "score", "at_fault", "rule"),
+        refs={"seat": "seats"},
+        has_ids=False,
     ),
     Section(
         "penalties",
@@ -227,7 +245,16 @@ SECTIONS = (
     Section(
         "standings",
         Standing,
-        ("rank", *STANDING_FIGURES, "status", "movement", "tiebreaks", "incomplete"),
+        (
+            "rank",
+            *STANDING_FIGURES,
+            "status",
+            "movement",
+            "tiebreaks",
+            "incomplete",
+            "adjusted",
+            "filled_in",
+        ),
         refs={"round": "rounds", "entry": "entries"},
         has_ids=False,
     ),
@@ -260,6 +287,7 @@ MAX_ROWS = {
     "codes": 125_000,
     "hands": 500_000,
     "hand_scores": 2_500_000,
+    "adjusted_scores": 1_000_000,
     "penalties": 500_000,
     "proposals": 500_000,
     "standings": 1_000_000,
@@ -375,16 +403,29 @@ def upgrade_from_2(payload: dict[str, Any]) -> dict[str, Any]:
 # the same version) is read with these defaults. By section ("event": the event row);
 # a section's history rows take the same defaults.
 OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
-    "event": {"check_in": False, "club_avoidance": False},
+    "event": {
+        "check_in": False,
+        "club_avoidance": False,
+        "results_changed_at": None,
+        "results_changed_reason": "",
+    },
     "entries": {"checked_in": False},
     "proposals": {"version": 1},
+    "rounds": {"adjusted_at": None},
+    "seats": {"at_fault": ""},
+    "standings": {"adjusted_hands": 0, "at_fault_hands": 0, "adjusted": [], "filled_in": []},
 }
+# Sections added the same way: an archive written before them has none of their rows
+# (an event of then adjusted no score: its incomplete sets stand as they were ranked).
+OPTIONAL_SECTIONS = ("adjusted_scores",)
 
 
 def with_optional_fields(payload: dict[str, Any]) -> dict[str, Any]:
     """`payload` with every optional field it lacks at its default (rows of the wrong
     shape are left for the checks that follow to name)."""
     payload = {**payload}
+    for name in OPTIONAL_SECTIONS:
+        payload.setdefault(name, [])
 
     def filled(rows: Any, defaults: dict[str, Any]) -> Any:
         if not isinstance(rows, list):

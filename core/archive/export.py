@@ -64,6 +64,7 @@ def live_rows(section: Section, event: Event) -> models.QuerySet:
         "seats": Q(round__event=event),
         "hands": Q(table__round__event=event),
         "hand_scores": Q(hand__table__round__event=event),
+        "adjusted_scores": Q(seat__round__event=event),
         "penalties": Q(hand__table__round__event=event),
         "codes": Q(round__event=event),
         "proposals": Q(table__round__event=event),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from django.db.models import Prefetch
 
+from core.adjusted.selectors import table_adjusted
 from core.errors import Missing
 from core.rounds.selectors import TableProgress
 from game import rules
@@ -76,6 +77,7 @@ class SeatView:
     name: str
     dealer: bool
     left_after_hand: int | None
+    at_fault: str = ""  # the director's reason when the player is marked at fault
 
     def plays(self, number: int) -> bool:
         """Whether this seat plays hand `number`: a player who withdrew mid-round plays
@@ -91,9 +93,14 @@ class Cell:
     result: ResultView | None  # None: the seat did not play this hand (it had left)
     out: bool  # this seat went out
     total: int  # the seat's running total after this hand
+    # A hand the table could not play, scored once the round closed (`game.adjusted`):
+    # {"hand", "seat", "score", "at_fault", "rule", "words"}.
+    adjusted: dict | None = None
 
     @property
     def score(self) -> int | None:
+        if self.adjusted is not None:
+            return self.adjusted["score"]
         return self.result.score if self.result else None
 
     @property
@@ -111,7 +118,7 @@ class SheetRow:
     # (dealt again, not yet scored) or "waiting"; "missing" (the round was closed
     # without it) or "void" (after the table closed short: never to be played).
     state: str
-    cells: tuple[Cell, ...] = ()  # by seat, for a scored hand
+    cells: tuple[Cell, ...] = ()  # by seat, for a scored hand or one with adjusted scores
 
     @property
     def number(self) -> int:
@@ -145,8 +152,11 @@ class TableSheet:
     table: Table
     seats: tuple[SeatView, ...]
     rows: tuple[SheetRow, ...]  # every hand of the set, in order
-    totals: dict[int, int]  # each seat's set total so far
+    totals: dict[int, int]  # each seat's set total so far, adjusted scores included
     progress: TableProgress  # what is scored and missing, and the table's state
+    # Once the round is closed: the hands the table could not play, scored from the
+    # field (`core.adjusted.selectors.table_adjusted`), by hand then seat.
+    adjusted: tuple[dict, ...] = ()
 
     @property
     def state(self) -> str:
@@ -324,6 +334,7 @@ def seat_views(table: Table, seats: Iterable[Seat] | None = None) -> tuple[SeatV
             name=seat.entry.player.name,
             dealer=seat.first_dealer,
             left_after_hand=seat.left_after_hand,
+            at_fault=seat.at_fault,
         )
         for seat in seats
     )
@@ -331,8 +342,9 @@ def seat_views(table: Table, seats: Iterable[Seat] | None = None) -> tuple[SeatV
 
 def table_sheet(table: Table, seats: Iterable[Seat] | None = None) -> TableSheet:
     """A table's sheet: its seats, every hand of the set as it stands, running totals:
-    4 queries (3 given the seats, read with their players). `table` comes with its
-    round and event (`table_of`)."""
+    4 queries (3 given the seats, read with their players), and 1 more once the round
+    is closed (its adjusted scores). `table` comes with its round and event
+    (`table_of`)."""
     spec = table.round.event.rules
     seats = seat_views(table, seats)
     recorded = current_hands(hands_of([table]))
@@ -345,11 +357,29 @@ def table_sheet(table: Table, seats: Iterable[Seat] | None = None) -> TableSheet
         closed_after=table.closed_after_hand,
         round_closed=table.round.status == Round.Status.CLOSED,
     )
+    adjusted = tuple(table_adjusted(table)) if progress.round_closed else ()
+    by_hand: dict[int, dict[int, dict]] = {}
+    for note in adjusted:
+        by_hand.setdefault(note["hand"], {})[note["seat"]] = note
     totals = {seat.seat: 0 for seat in seats}
     rows, playing = [], None
     for hand_spec in spec.hands:
         hand = recorded.get(hand_spec.number)
         cells: tuple[Cell, ...] = ()
+        made_up = by_hand.get(hand_spec.number)
+        if made_up and not (hand is not None and hand.scored):
+            for seat, note in made_up.items():
+                totals[seat] += note["score"]
+            cells = tuple(
+                Cell(
+                    seat=seat.seat,
+                    result=None,
+                    out=False,
+                    total=totals[seat.seat],
+                    adjusted=made_up.get(seat.seat),
+                )
+                for seat in seats
+            )
         if hand is not None and hand.scored:
             for result in hand.results:
                 totals[result.seat] += result.score
@@ -373,7 +403,14 @@ def table_sheet(table: Table, seats: Iterable[Seat] | None = None) -> TableSheet
         else:
             state = "redeal" if hand is not None else "waiting"
         rows.append(SheetRow(spec=hand_spec, hand=hand, state=state, cells=cells))
-    return TableSheet(table=table, seats=seats, rows=tuple(rows), totals=totals, progress=progress)
+    return TableSheet(
+        table=table,
+        seats=seats,
+        rows=tuple(rows),
+        totals=totals,
+        progress=progress,
+        adjusted=adjusted,
+    )
 
 
 def playing_seats(table: Table, number: int) -> list[int]:

@@ -6,9 +6,10 @@ A table is in one of four states:
 - "complete": every hand of the set is scored;
 - "closed": players left mid-round and fewer than three were left for the next hand,
   so the table ended after a hand (`Table.closed_after_hand`) with every hand up to it
-  scored; its sets are incomplete;
+  scored;
 - "forced": the director closed the round while this table still had hands missing;
-  its sets are incomplete.
+  once the round is closed, the hands a table did not play are adjusted
+  (`game.adjusted`): its sets rank as complete, but for a player who withdrew.
 """
 
 from __future__ import annotations
@@ -82,15 +83,22 @@ class TableProgress:
     def why(self) -> str:
         """Why a table stopped short of a complete set, in words ("" otherwise)."""
         state = self.state
+        adjusted = (
+            "the hands not played here are scored from the field (adjusted), so the "
+            "sets of the players still here rank as complete"
+            if self.round_closed
+            else "once the round is closed, the hands not played here are scored from "
+            "the field (adjusted), so the sets of the players still here rank as complete"
+        )
         if state == CLOSED:
             return (
-                f"Closed after hand {self.closed_after}: fewer than three players were left, "
-                "so the sets here are incomplete."
+                f"Closed after hand {self.closed_after}: fewer than three players were left; "
+                f"{adjusted}."
             )
         if state == FORCED:
             return (
                 f"Closed with hands {self.missing_text} missing (the director forced the round "
-                "closed), so the sets here are incomplete."
+                f"closed); {adjusted}."
             )
         return ""
 

@@ -8,11 +8,14 @@ A round's closes and reopenings are in its history (who, when, forced or not).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count
 from django.utils import timezone
 
 from core import background, derived
+from core.adjusted.services import adjust_round, drop_adjusted
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.hands import set_totals
@@ -24,7 +27,18 @@ from core.seating.services import check_seed, discard_draft
 from core.standings.services import queue_standings_refresh
 from core.table_entry.services import issue_codes
 from game.rulesets import deal_problem
-from tournaments.models import MAX_SEATS, MIN_SEATS, PLAYED_ROUND_STATUSES, Event, Round
+from tournaments.models import (
+    MAX_SEATS,
+    MIN_SEATS,
+    PLAYED_ROUND_STATUSES,
+    Event,
+    Round,
+    Seat,
+    Table,
+)
+
+AT_FAULT_REASON_MAX = Seat._meta.get_field("at_fault").max_length
+REOPEN_REASON_MAX = Event._meta.get_field("results_changed_reason").max_length - 20
 
 
 def choose_policy(event: Event, number: int, requested: str | None) -> str:
@@ -175,6 +189,7 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
         tables = "table" if len(missing) == 1 else "tables"
         round_._change_reason = f"forced: {len(missing)} {tables} with hands missing"
     with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
+    adjust_round(round_)  # the hands its tables could not play, scored from the field
     queue_standings_refresh(round_.event)
     queue_ratings_refresh()  # the round's sets are rated, in their place
     return round_
@@ -203,26 +218,42 @@ def check_can_reopen(round_: Round, rounds: list[Round]) -> Round | None:
 
 
 @for_request("event")
-def reopen_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
+def reopen_round(*, round: Round, reason: str = "", by: AbstractBaseUser | None = None) -> Round:
     """Put a closed round back in play, so that missing hands can be entered or a hand
-    corrected; recorded in the round's history. Only the event's latest round can be
-    reopened; a next round seated as a draft is discarded (start it again once this
-    one closes); a finished event is running again (the director finishes it again)."""
+    corrected; recorded in the round's history with the director's `reason`. Only the
+    event's latest round can be reopened; a next round seated as a draft is discarded
+    (start it again once this one closes). Its adjusted scores are dropped until it
+    closes again. A finished event is running again (the director finishes it again):
+    its results are changing, so a reason is required, and its page says when and why."""
     # The event first, then the round: the order a standings rebuild takes them in.
     event = Event.objects.select_for_update().get(pk=round.event_id)
     rounds = list(Round.objects.select_for_update().filter(event=event).order_by("number"))
     round_ = next(r for r in rounds if r.pk == round.pk)
     draft = check_can_reopen(round_, rounds)
+    reason = " ".join((reason or "").split())
+    if len(reason) > REOPEN_REASON_MAX:
+        raise InvalidInput(f"The reason is at most {REOPEN_REASON_MAX} characters.", field="reason")
+    if event.status == Event.Status.FINISHED and not reason:
+        raise InvalidInput(
+            f"The event is finished: say why round {round_.number} is reopened. Its results "
+            "will change, and its page says when and why.",
+            field="reason",
+        )
     if draft is not None:
         discard_draft(draft, by, why=f"discarded: round {round_.number} was reopened")
     round_.status = Round.Status.PUBLISHED
     round_.closed_at = None
     round_.forced_close = False
-    round_._change_reason = "reopened"
+    round_._change_reason = f"reopened: {reason}" if reason else "reopened"
     with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
+    drop_adjusted(round_)
     if event.status == Event.Status.FINISHED:
         event.status = Event.Status.RUNNING
-        with_history_user(event, by).save(update_fields=["status", "updated_at"])
+        event.results_changed_at = timezone.now()
+        event.results_changed_reason = f"Round {round_.number} reopened: {reason}"
+        with_history_user(event, by, event.results_changed_reason).save(
+            update_fields=["status", "results_changed_at", "results_changed_reason", "updated_at"]
+        )
     set_totals.forget(event.pk)  # its standings are rebuilt in full from the hand scores
     queue_standings_refresh(event)
     queue_ratings_refresh()  # its sets are taken out of the ratings until it closes again
@@ -257,3 +288,66 @@ def finish_event(*, event: Event, by: AbstractBaseUser | None = None) -> Event:
     with_history_user(event, by).save(update_fields=["status", "updated_at"])
     queue_standings_refresh(event)  # rebuilt, so every cached page shows them as final
     return event
+
+
+@for_request("event")
+def mark_at_fault(
+    *,
+    table: Table,
+    positions: Sequence[int],
+    reason: str = "",
+    by: AbstractBaseUser | None = None,
+) -> list[Seat]:
+    """Mark exactly the players at `positions` of the table at fault for the hands it
+    did not play (slow play), with the director's `reason`; the others there are not
+    (an empty list clears every mark). Recorded in each seat's history. Their adjusted
+    scores are the documented worse ones (`game.adjusted.AT_FAULT`); on a closed round
+    they are made again at once, and the standings follow."""
+    Event.objects.select_for_update().get(pk=table.round.event_id)
+    round_ = (
+        Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=table.round_id)
+    )
+    if round_.status not in (Round.Status.PUBLISHED, Round.Status.CLOSED):
+        raise StateConflict(
+            f"Round {round_.number} is {round_.get_status_display().lower()}; players are "
+            "marked at fault once it is in play.",
+            field="round",
+        )
+    reason = (reason or "").strip()
+    seats = list(Seat.objects.filter(table=table).select_related("entry__player"))
+    known = {s.position for s in seats}
+    wanted = set()
+    for position in positions:
+        if isinstance(position, bool) or not isinstance(position, int):
+            raise InvalidInput(f"A seat is a number, not {position!r}.", field="seats")
+        if position not in known:
+            raise InvalidInput(
+                f"Table {table.number} has no seat {position}; its seats are "
+                f"{', '.join(map(str, sorted(known)))}.",
+                field="seats",
+            )
+        wanted.add(position)
+    if wanted and not reason:
+        raise InvalidInput(
+            "Say why the players are at fault (for example: slow play); it is kept in "
+            "the table's history and shown with their adjusted scores.",
+            field="reason",
+        )
+    if len(reason) > AT_FAULT_REASON_MAX:
+        raise InvalidInput(
+            f"The reason is at most {AT_FAULT_REASON_MAX} characters.", field="reason"
+        )
+    changed = False
+    for seat in seats:
+        value = reason if seat.position in wanted else ""
+        if seat.at_fault == value:
+            continue
+        seat.at_fault = value
+        why = f"at fault: {value}" if value else "no longer at fault"
+        with_history_user(seat, by, why).save(update_fields=["at_fault"])
+        changed = True
+    if changed and round_.status == Round.Status.CLOSED:
+        adjust_round(round_)
+        queue_standings_refresh(round_.event)
+        queue_ratings_refresh()
+    return seats

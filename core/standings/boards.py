@@ -16,7 +16,7 @@ from core.rounds.selectors import FORCED, RoundProgress, round_progress, tables_
 from core.screens.selectors import FieldRow, SeatingRow, field_of, seating_board
 from core.standings.selectors import Standings, standings_after
 from game import ranking, rules
-from scoring.models import Hand, HandScore, Standing
+from scoring.models import AdjustedScore, Hand, HandScore, Standing
 from tournaments.models import (
     PLAYED_ROUND_STATUSES,
     Entry,
@@ -129,8 +129,9 @@ def board(event: Event) -> Board:
 
 
 def round_board(event: Event, number: int) -> dict[str, Any]:
-    """Every table of a public round with each seat's set total, place and hands won:
-    5 queries."""
+    """Every table of a public round with each seat's set total, place and hands won,
+    adjusted scores included once the round is closed: 5 queries (6 once closed, 7 for
+    a closed knockout round: who went through on a place another table left)."""
     check_round(event, number)
     round_ = round_with_seating(event, number)  # 3 queries
     per_seat = {
@@ -149,17 +150,31 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
     progress = {t.number: t for t in tables_progress(event, number)}
     needed = event.rules.hand_count
     closed = round_.status == Round.Status.CLOSED
+    made_up: dict[int, dict] = {}
+    if closed:  # the hands its tables could not play, scored from the field
+        made_up = {
+            row["seat_id"]: row
+            for row in AdjustedScore.objects.filter(seat__round=round_)
+            .values("seat_id")
+            .annotate(total=Sum("score"), count=Count("pk"))
+            .order_by()
+        }
     tables = []
     for table in round_.tables.all():
         seats = list(table.seats.all())
-        totals = {s.position: (per_seat.get(s.pk) or {}).get("total") or 0 for s in seats}
+        totals = {
+            s.position: ((per_seat.get(s.pk) or {}).get("total") or 0)
+            + ((made_up.get(s.pk) or {}).get("total") or 0)
+            for s in seats
+        }
         result = rules.set_result(totals)
         place = {seat: result.place_of(seat) for seat in totals}
         state = progress[table.number]
 
         def incomplete(seat: Seat, table: Table = table) -> bool:
             set_state, _ = ranking.set_state(
-                played=(per_seat.get(seat.pk) or {}).get("played") or 0,
+                played=((per_seat.get(seat.pk) or {}).get("played") or 0)
+                + ((made_up.get(seat.pk) or {}).get("count") or 0),
                 hands=needed,
                 left_after=seat.left_after_hand,
                 ended_after=table.closed_after_hand,
@@ -185,15 +200,26 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
                         "place": place[s.position],
                         "left_after_hand": s.left_after_hand,
                         "incomplete": incomplete(s),
+                        "adjusted": (made_up.get(s.pk) or {}).get("count") or 0,
                     }
                     for s in sorted(seats, key=lambda s: (place[s.position], s.position))
                 ],
             }
         )
+    filled = []
+    if closed and event.format == Event.Format.KNOCKOUT:  # who took a place left over
+        filled = [
+            {"player": player, "name": name}
+            for player, name, rounds in Standing.objects.filter(round=round_)
+            .order_by("rank")
+            .values_list("entry__player_id", "entry__player__name", "filled_in")
+            if round_.number in (rounds or ())
+        ]
     return {
         "round": round_.number,
         "status": round_.status,
         "closed": closed,
+        "filled": filled,
         "forced": any(t["state"] == FORCED for t in tables),
         "hands_needed": needed,
         "tables": tables,

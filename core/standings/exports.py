@@ -32,6 +32,7 @@ STANDINGS_COLUMNS = (
     "movement",
     "status",
     "incomplete",
+    "adjusted",
     "prize",
 )
 HANDS_COLUMNS = (
@@ -96,6 +97,7 @@ def standings_rows(event: Event, number: int | None = None) -> list[dict[str, An
             "movement": row.movement,
             "status": row.status,
             "incomplete": row.incomplete_text,
+            "adjusted": row.adjusted_text,
             "prize": prizes.get(row.rank, ""),
         }
         for row in standings.rows

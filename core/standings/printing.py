@@ -93,6 +93,8 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
             name += (
                 "<br/><font size=7><i>incomplete: " + markup(row.incomplete_text) + "</i></font>"
             )
+        if row.adjusted:
+            name += "<br/><font size=7><i>" + markup(row.adjusted_text) + "</i></font>"
         if row.tie_note:
             name += "<br/><font size=7><i>" + markup(row.tie_note) + "</i></font>"
         line = [

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from django.db.models import Count, F, Q, Sum
 
 from core.caching import ProcessCopies
-from core.standings.stored import incomplete_notes
+from core.standings.stored import adjusted_notes, incomplete_notes
 from game import ranking
-from scoring.models import Hand, HandScore, Standing
+from game.adjusted import Adjustment
+from scoring.models import AdjustedScore, Hand, HandScore, Standing
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Round, Seat
 
 # --- What a rebuild ranks --------------------------------------------------------------
@@ -63,6 +64,20 @@ def scored_totals(*, event: Event, up_to: int | None = None) -> dict[int, dict]:
     }
 
 
+def adjustments(event: Event, *, up_to: int) -> dict[int, tuple[Adjustment, ...]]:
+    """seat -> its adjusted scores (`scoring.models.AdjustedScore`) in the event's
+    closed rounds 1..up_to, by hand: 1 query. A round in play has none."""
+    found: dict[int, list[Adjustment]] = {}
+    rows = AdjustedScore.objects.filter(
+        seat__round__event=event,
+        seat__round__number__lte=up_to,
+        seat__round__status=Round.Status.CLOSED,
+    ).values_list("seat_id", "number", "score", "at_fault", "rule")
+    for seat, number, score, at_fault, rule in rows.order_by("seat_id", "number"):
+        found.setdefault(seat, []).append(Adjustment(seat, number, score, at_fault, rule))
+    return {seat: tuple(made) for seat, made in found.items()}
+
+
 NO_SCORES = {"total": 0, "penalty_points": 0, "hands_won": 0, "hands_played": 0}
 SEAT_FIELDS = (
     "pk",
@@ -94,8 +109,10 @@ def set_records(
     )
     if scored is None:
         scored = scored_totals(event=event, up_to=up_to)
+    adjusted = adjustments(event, up_to=up_to)
     rows = [
-        (*values, scored.get(values[0], NO_SCORES)) for values in seats.values_list(*SEAT_FIELDS)
+        (*values, scored.get(values[0], NO_SCORES), adjusted.get(values[0], ()))
+        for values in seats.values_list(*SEAT_FIELDS)
     ]
     return as_set_records(rows, hand_count)
 
@@ -113,10 +130,17 @@ def kept_set_records(
     seats = Seat.objects.filter(
         round__event=event, round__number__lte=up_to, round__status__in=PLAYED_ROUND_STATUSES
     )
+    adjusted = {}
     if known is not None:
         seats = seats.exclude(round__number__in=closed)
+    elif closed:
+        adjusted = adjustments(event, up_to=up_to)  # only closed rounds have any
     rows = [
-        (*values[:7], dict(zip(NO_SCORES, (v or 0 for v in values[7:]), strict=True)))
+        (
+            *values[:7],
+            dict(zip(NO_SCORES, (v or 0 for v in values[7:]), strict=True)),
+            adjusted.get(values[0], ()),
+        )
         for values in seats.values_list(*SEAT_FIELDS, *KEPT_FIELDS)
     ]
     records = as_set_records(rows, hand_count)
@@ -130,11 +154,13 @@ def kept_set_records(
 @dataclass(frozen=True)
 class ClosedBase:
     """The closed rounds' cumulative figures, what a rebuild ranks the round in play on
-    top of: each entry's tally (`ranking.closed_tallies`) and its incomplete sets' notes."""
+    top of: each entry's tally (`ranking.closed_tallies`), its incomplete sets' notes
+    and its adjusted hands' notes."""
 
     key: tuple
     tallies: dict[int, ranking.ClosedTally]
     notes: dict[int, list[dict]]
+    adjusted: dict[int, list[dict]]
 
 
 # The latest ClosedBase made in this process, by event (see `closed_base`). Pays for:
@@ -163,6 +189,7 @@ def closed_base(event: Event, signature: tuple, sets: list[ranking.SetRecord]) -
             with_table_points=event.format == "table-points" or "table_points" in chain,
         ),
         notes=notes,
+        adjusted=adjusted_notes(sets),
     )
     CLOSED_BASES.put(event.pk, made)
     return made
@@ -184,13 +211,13 @@ def closed_signature(event: Event, up_to: int, closed: dict) -> tuple:
 
 
 def closed_rounds(event: Event, up_to: int) -> tuple[dict, list[ranking.SetRecord] | None]:
-    """The event's closed rounds up to `up_to` (number -> (id, closed_at)), and their
-    sets if this process read them for exactly these rounds: 1 query."""
+    """The event's closed rounds up to `up_to` (number -> (id, closed_at, adjusted_at)),
+    and their sets if this process read them for exactly these rounds: 1 query."""
     closed = {
-        number: (pk, closed_at)
-        for pk, number, closed_at in Round.objects.filter(
+        number: (pk, closed_at, adjusted_at)
+        for pk, number, closed_at, adjusted_at in Round.objects.filter(
             event=event, number__lte=up_to, status=Round.Status.CLOSED
-        ).values_list("pk", "number", "closed_at")
+        ).values_list("pk", "number", "closed_at", "adjusted_at")
     }
     found = CLOSED_SETS.get(event.pk)
     if found is not None and found[0] == closed_signature(event, up_to, closed):
@@ -232,9 +259,9 @@ def keep_written(event_id: int, round_id: int, version: int, rows: dict[int, tup
 
 def as_set_records(rows, hand_count: int) -> list[ranking.SetRecord]:
     records = []
-    for _pk, entry, number, status, table, ended_after, left_after, row in rows:
+    for _pk, entry, number, status, table, ended_after, left_after, row, adjusted in rows:
         state, why = ranking.set_state(
-            played=row["hands_played"],
+            played=row["hands_played"] + len(adjusted),
             hands=hand_count,
             left_after=left_after,
             ended_after=ended_after,
@@ -245,14 +272,15 @@ def as_set_records(rows, hand_count: int) -> list[ranking.SetRecord]:
                 entry=entry,
                 round=number,
                 table=table,
-                total=row["total"],
+                total=row["total"] + sum(a.score for a in adjusted),
                 hands_won=row["hands_won"],
                 penalty_points=row["penalty_points"],
                 state=state,
-                hands_missing=hand_count - row["hands_played"]
+                hands_missing=hand_count - row["hands_played"] - len(adjusted)
                 if state == ranking.INCOMPLETE
                 else 0,
                 why=why,
+                adjusted=adjusted,
             )
         )
     return records

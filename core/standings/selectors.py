@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from core.caching import versioned, versioned_key
 from core.errors import Missing
 from core.standings.ties import with_tie_notes
-from game import ranking
+from game import adjusted, ranking
 from scoring.models import STANDING_FIGURES, Standing
 from tournaments.models import Event, Round
 
@@ -66,6 +66,26 @@ class IncompleteSet:
 
 
 @dataclass(frozen=True)
+class AdjustedHand:
+    """A hand the player's table could not play, scored from the field once its round
+    closed (`game.adjusted`)."""
+
+    round: int
+    table: int
+    hand: int
+    score: int
+    at_fault: bool
+    rule: str
+
+    @property
+    def text(self) -> str:
+        """'round 2, table 4: hand 9 adjusted: 61, the field's mean'."""
+        return f"round {self.round}, table {self.table}: " + adjusted.words(
+            self.hand, self.score, self.rule
+        )
+
+
+@dataclass(frozen=True)
 class StandingRow:
     rank: int
     player: PlayerRef
@@ -80,7 +100,10 @@ class StandingRow:
     best_set: int | None
     movement: int | None  # places gained since the previous round (None: new)
     status: str
+    adjusted_hands: int = 0  # hands scored by adjustment, in `points`
+    at_fault_hands: int = 0  # of them, adjusted at fault
     incomplete: tuple[IncompleteSet, ...] = ()  # its incomplete sets, round by round
+    adjusted: tuple[AdjustedHand, ...] = ()  # its adjusted hands, round by round
     # Which tiebreak put it above or below a neighbour with the same score, in words.
     tie_note: str = ""
 
@@ -88,6 +111,11 @@ class StandingRow:
     def incomplete_text(self) -> str:
         """Every incomplete set in words, '; '-separated ("" when there is none)."""
         return "; ".join(note.text for note in self.incomplete)
+
+    @property
+    def adjusted_text(self) -> str:
+        """Every adjusted hand in words, '; '-separated ("" when there is none)."""
+        return "; ".join(note.text for note in self.adjusted)
 
     @property
     def name(self) -> str:
@@ -120,6 +148,14 @@ class Standings:
     def count(self) -> int:
         return len(self.rows)
 
+    def adjusted_tables(self) -> dict[int, list[int]]:
+        """Round -> the tables where hands were adjusted, from the rows' notes."""
+        found: dict[int, set[int]] = {}
+        for row in self.rows:
+            for note in row.adjusted:
+                found.setdefault(note.round, set()).add(note.table)
+        return {number: sorted(tables) for number, tables in sorted(found.items())}
+
     def tables_where(self, why: str) -> dict[int, list[int]]:
         """Round -> the tables whose sets ended incomplete for this reason (FORCED: the
         round was force-closed with hands missing there; SHORT: too few players were
@@ -135,16 +171,21 @@ class Standings:
     def notices(self) -> list[str]:
         """Why some sets of these standings are incomplete, table by table, in words."""
         lines = []
+        for number, tables in self.adjusted_tables().items():
+            lines.append(
+                f"In round {number}, hands not played at {tables_text(tables)} were scored "
+                f"from the field: {adjusted.explained()}"
+            )
         for number, tables in self.tables_where(ranking.FORCED).items():
             lines.append(
                 f"Round {number} was closed with hands missing at {tables_text(tables)} "
-                "(forced): the sets there are incomplete and rank after the round's "
-                "complete sets."
+                "(forced), before hands were adjusted: the sets there are incomplete and "
+                "rank after the round's complete sets."
             )
         for number, tables in self.tables_where(ranking.SHORT).items():
             lines.append(
                 f"In round {number}, {tables_text(tables)} closed early: fewer than three "
-                "players were left, so the sets there are incomplete."
+                "players were left, so the sets there are incomplete until the round closes."
             )
         return lines
 
@@ -166,6 +207,7 @@ ROW_FIELDS = (
     "movement",
     "status",
     "incomplete",
+    "adjusted",
 )
 
 
@@ -183,7 +225,7 @@ def standings_after(event: Event, number: int | None = None) -> Standings:
 
 def standing_row(values: tuple) -> StandingRow:
     """A row of `ROW_FIELDS` values as a StandingRow."""
-    rank, player_id, name, club, country, *figures, movement, status, incomplete = values
+    rank, player_id, name, club, country, *figures, movement, status, incomplete, made = values
     figure = dict(zip(STANDING_FIGURES, figures, strict=True))
     figure["table_points"] = float(figure["table_points"])
     return StandingRow(
@@ -194,6 +236,7 @@ def standing_row(values: tuple) -> StandingRow:
         movement=movement,
         status=status,
         incomplete=tuple(IncompleteSet(**note) for note in incomplete or ()),
+        adjusted=tuple(AdjustedHand(**note) for note in made or ()),
         **figure,
     )
 

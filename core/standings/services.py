@@ -21,12 +21,14 @@ from django.db import transaction
 from django.db.models import F
 
 from core import background, derived
+from core.adjusted.services import adjust_closed_rounds
 from core.caching import announce_version
 from core.hands import set_totals
 from core.standings import rebuild as read
 from core.standings.stored import (
     WRITTEN,
     StoredRow,
+    adjusted_notes,
     incomplete_notes,
     merged_notes,
     stored_row,
@@ -119,7 +121,7 @@ def rebuild(
         derived.built(background.STANDINGS, event.pk, changes)
         return event.standings_version
     in_full = full or round_number is not None or not set_totals.is_kept(event.pk)
-    sets, base = read_sets(event, round_, in_full=in_full)
+    sets, base = read_sets(event, round_, in_full=in_full, full=full)
     closed = read.latest_closed(event, up_to=round_.number)
     ranked = ranking.rank_standings(
         format=event.format,
@@ -134,6 +136,7 @@ def rebuild(
     )
     live_notes = incomplete_notes(sets, event.rules.hand_count)
     notes = merged_notes(base.notes if base else None, live_notes)
+    adjusted = merged_notes(base.adjusted if base else None, adjusted_notes(sets))
     previous = read.ranks_after(event, round_.number - 1)
     version = event.standings_version + 1
     write_changed(
@@ -144,6 +147,7 @@ def rebuild(
                 r,
                 notes.get(r.entry, []),
                 movement=previous[r.entry] - r.rank if r.entry in previous else None,
+                adjusted=adjusted.get(r.entry, []),
             )
             for r in ranked
         },
@@ -158,7 +162,7 @@ def rebuild(
 
 
 def read_sets(
-    event: Event, round_, *, in_full: bool
+    event: Event, round_, *, in_full: bool, full: bool = False
 ) -> tuple[list[ranking.SetRecord], read.ClosedBase | None]:
     """The sets to rank up to `round_`, and the closed rounds' figures to rank them on
     when only the rounds in play are read (None: `sets` holds every round's).
@@ -170,6 +174,8 @@ def read_sets(
     (a knockout ranks every round's tables: its cuts need them)."""
     if in_full:
         set_totals.lock_tables_in_play(event.pk)
+        if full:  # the closed rounds' adjusted scores made again from their hands
+            adjust_closed_rounds(event)
         scored = read.scored_totals(event=event)
         set_totals.rebuild(event.pk, scored)
         return read.set_records(event, up_to=round_.number, scored=scored), None

@@ -25,7 +25,11 @@ class StoredRow(NamedTuple):
     hands_won: int
     penalty_points: int
     best_set: int | None
+    adjusted_hands: int
+    at_fault_hands: int
+    adjusted: list[dict]
     status: str
+    filled_in: list[int]
     movement: int | None
     tiebreaks: list[list[Any]]
 
@@ -39,7 +43,9 @@ def as_stored(value: float) -> Decimal:
     return Decimal(repr(float(value))).quantize(CENTS)
 
 
-def stored_row(ranked: ranking.Ranked, notes: list[dict], movement: int | None) -> StoredRow:
+def stored_row(
+    ranked: ranking.Ranked, notes: list[dict], movement: int | None, adjusted: list[dict]
+) -> StoredRow:
     """What the rebuild stores for one ranked entry."""
     return StoredRow(
         rank=ranked.rank,
@@ -51,7 +57,11 @@ def stored_row(ranked: ranking.Ranked, notes: list[dict], movement: int | None) 
         hands_won=ranked.hands_won,
         penalty_points=ranked.penalty_points,
         best_set=ranked.best_set,
+        adjusted_hands=ranked.adjusted_hands,
+        at_fault_hands=ranked.at_fault_hands,
+        adjusted=adjusted,
         status=ranked.status,
+        filled_in=list(ranked.filled_in),
         movement=movement,
         tiebreaks=[list(pair) for pair in ranked.tiebreaks],
     )
@@ -74,6 +84,25 @@ def incomplete_notes(sets: Iterable[ranking.SetRecord], hands: int) -> dict[int,
     for record in sorted(sets, key=lambda r: r.round):
         if record.incomplete:
             notes.setdefault(record.entry, []).append(incomplete_note(record, hands))
+    return notes
+
+
+def adjusted_notes(sets: Iterable[ranking.SetRecord]) -> dict[int, list[dict]]:
+    """entry -> a note for each hand adjusted among `sets` (`Standing.adjusted`), by
+    round and hand."""
+    notes: dict[int, list[dict]] = {}
+    for record in sorted(sets, key=lambda r: r.round):
+        for a in record.adjusted:
+            notes.setdefault(record.entry, []).append(
+                {
+                    "round": record.round,
+                    "table": record.table,
+                    "hand": a.hand,
+                    "score": a.score,
+                    "at_fault": a.at_fault,
+                    "rule": a.rule,
+                }
+            )
     return notes
 
 

@@ -163,36 +163,58 @@ def test_a_table_of_three_that_loses_a_player_is_closed_with_the_reason(client, 
     assert client("post", EVENT + "rounds/1/close/", {}).json()["forced_close"] is False
 
 
-# --- A forced close: missing hands never free, reopenable, not the event's end ----------
+# --- A forced close: the hands unplayed adjusted, reopenable, not the end -------------
 
 
-def test_a_forced_close_is_fair_visible_reopenable_and_not_the_end(client, event):
+def test_a_forced_close_adjusts_the_hands_unplayed_and_reopening_undoes_it(client, event):
     event.rounds_planned = 1
     event.save()
     make_round(event, table_sizes=(4, 4), entries=make_entries(event, 8))
-    for number in range(1, 10):
+    for number in range(1, 10):  # table 1: seat 1 out every hand, the others 12, 13, 14
         client("put", hand_url(table=1, hand=number), body([1, 2, 3, 4]))
     client("put", hand_url(table=2, hand=1), body([1, 2, 3, 4]))  # seat 1: 0 after 1 hand
     closed = client("post", EVENT + "rounds/1/close/", {"force": True})
     assert closed.status_code == 200 and closed.json()["forced_close"] is True
     assert client("get", EVENT).json()["status"] == "running"  # it used to finish itself
-    standings = client("get", EVENT + "standings/").json()
-    assert standings["final"] is False
-    lucky = entry_at(1, 2, 1).player_id
-    assert standings["standings"][0]["player"]["id"] != lucky
-    assert {r["player"]["id"] for r in standings["standings"][4:]} == {
-        entry_at(1, 2, p).player_id for p in (1, 2, 3, 4)
-    }
+    # Hands 2-9 at table 2 are scored at the field's mean of each: (0+12+13+14)/4 = 9.75,
+    # so 10 each; table 2's sets are complete, and rank by their adjusted totals.
     table = client("get", EVENT + "rounds/1/tables/2/").json()
     assert table["state"] == "forced" and "hands 2-9 missing" in table["why"]
-    # Reopened (recorded), the missing hands entered, closed, then finished.
+    assert "scored from the field" in table["why"]
+    assert len(table["adjusted"]) == 8 * 4
+    assert {(a["score"], a["at_fault"], a["rule"]) for a in table["adjusted"]} == {
+        (10, False, "field_mean")
+    }
+    assert table["adjusted"][0]["text"] == "hand 2 adjusted: 10, the field's mean"
+    assert [t["total"] for t in table["totals"]] == [80, 92, 93, 94]
+    standings = client("get", EVENT + "standings/").json()
+    assert standings["final"] is False
+    by_player = {r["player"]["id"]: r for r in standings["standings"]}
+    lucky = by_player[entry_at(1, 2, 1).player_id]
+    assert (lucky["rank"], lucky["points"], lucky["sets_incomplete"]) == (2, 80, 0)
+    assert (lucky["adjusted_hands"], lucky["at_fault_hands"]) == (8, 0)
+    assert lucky["adjusted"][0] == {
+        "round": 1,
+        "table": 2,
+        "hand": 2,
+        "score": 10,
+        "at_fault": False,
+        "rule": "field_mean",
+        "text": "round 1, table 2: hand 2 adjusted: 10, the field's mean",
+    }
+    assert by_player[entry_at(1, 1, 2).player_id]["adjusted_hands"] == 0
+    # Reopened (recorded): nothing is adjusted while the round is in play again.
     reopened = client("post", EVENT + "rounds/1/reopen/")
     assert reopened.status_code == 200 and reopened.json()["status"] == "published"
     assert Round.history.filter(number=1, history_change_reason="reopened").exists()
+    assert client("get", EVENT + "rounds/1/tables/2/").json()["adjusted"] == []
+    live = client("get", EVENT + "standings/").json()["standings"]
+    assert all(r["adjusted_hands"] == 0 for r in live)
     assert client("post", EVENT + "finish/").status_code == 409
     for number in range(2, 10):
         client("put", hand_url(table=2, hand=number), body([1, 2, 3, 4]))
     assert client("post", EVENT + "rounds/1/close/", {}).json()["forced_close"] is False
+    assert client("get", EVENT + "rounds/1/tables/2/").json()["adjusted"] == []
     finished = client("post", EVENT + "finish/")
     assert finished.status_code == 200 and finished.json()["status"] == "finished"
     assert client("get", EVENT + "standings/").json()["final"] is True

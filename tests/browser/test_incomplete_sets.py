@@ -68,7 +68,17 @@ def test_force_close_reopen_and_finish_from_the_dashboard(live_server, new_page,
     page.click("text=Finish the event")
     page.wait_for_selector(".flash-success")
     assert Event.objects.get(slug="kingston").status == "finished"
+    # The results are final: reopening changes them, so the page asks why (the box is
+    # required) and the event's public page says when and why they changed.
+    page.click("text=Reopen round 1")
+    assert page.locator("#reopen-reason:invalid").count() == 1
+    assert Round.objects.get(event__slug="kingston").status == "closed"
+    page.fill("#reopen-reason", "table 1 found its missing hands")
     page.click("text=Reopen round 1")
     page.wait_for_selector(".flash-success")
     assert Round.objects.get(event__slug="kingston").status == "published"
     assert Event.objects.get(slug="kingston").status == "running"
+    page.goto(live_server.url + "/events/kingston/")
+    changed = page.text_content(".results-changed")
+    assert "Results changed" in changed
+    assert "Round 1 reopened: table 1 found its missing hands" in changed

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from core import selectors, services
-from core.errors import StateConflict
+from core.errors import InvalidInput, StateConflict
 from scoring.models import Standing
 from tests.fixtures import hand_at, make_entries, make_event, make_round, play
 from tournaments.models import Event, Round, Seat
@@ -116,29 +116,44 @@ def test_a_forced_close_leaves_the_event_running_and_is_recorded(forced):
     assert latest.history_change_reason == "forced: 2 tables with hands missing"
 
 
-def test_missing_hands_are_not_free_after_a_forced_close(forced):
-    """A player with 1 of 9 hands played used to win the event on 0 points."""
+def test_a_forced_close_scores_the_hands_unplayed_at_the_fields_mean(forced):
+    """A player with 1 of 9 hands played used to win the event on 0 points, then to rank
+    after every complete set whatever they scored. Now each hand their table could not
+    play is scored at the mean of that hand over everyone who played it: 0, 12, 13, 14 at
+    the two tables that did, 9.75, so 10."""
     event, round_ = forced
     rows = standings(event)
+    assert all(r.sets_incomplete == 0 for r in rows)
     lucky = round_.seats.get(table__number=3, position=1).entry
-    assert rows[0].entry != lucky
-    complete = {s.entry_id for s in round_.seats.filter(table__number__in=(1, 2))}
-    assert {r.entry_id for r in rows[:8]} == complete
     ranked = next(r for r in rows if r.entry == lucky)
-    assert ranked.incomplete == [{"round": 1, "table": 3, "played": 1, "hands": 9, "why": "forced"}]
+    assert (ranked.points, ranked.adjusted_hands, ranked.at_fault_hands) == (80, 8, 0)
+    assert ranked.rank == 3  # after the two who went out in all nine hands (0)
+    assert ranked.adjusted[0] == {
+        "round": 1,
+        "table": 3,
+        "hand": 2,
+        "score": 10,
+        "at_fault": False,
+        "rule": "field_mean",
+    }
     unstarted = round_.seats.get(table__number=4, position=1).entry
-    assert next(r for r in rows if r.entry == unstarted).incomplete[0]["played"] == 0
+    assert next(r for r in rows if r.entry == unstarted).points == 90
+    assert next(r for r in rows if r.entry == unstarted).adjusted_hands == 9
 
 
-def test_the_standings_say_which_tables_were_forced(forced):
+def test_the_standings_say_which_tables_were_adjusted_and_how(forced):
     event, _ = forced
     standings(event)
     event.refresh_from_db()
     shown = selectors.standings_after(event)
     assert shown.final is False
     assert shown.notices == [
-        "Round 1 was closed with hands missing at tables 3, 4 (forced): the sets there are "
-        "incomplete and rank after the round's complete sets."
+        "In round 1, hands not played at tables 3, 4 were scored from the field: Each hand "
+        "unplayed is scored, once the round is closed, at the mean score of everyone who "
+        "played that hand in the round (an adjusted score), so the set ranks as complete; a "
+        "player the director marks at fault (slow play) gets the field's 75th percentile for "
+        "the hand instead: worse than three in four of those who played it. A player who "
+        "withdrew keeps an incomplete set."
     ]
 
 
@@ -192,10 +207,15 @@ def test_the_event_finishes_only_when_the_director_says_so(forced):
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
     assert selectors.standings_after(event).final is True
-    # Reopening the last round puts the event back in play until it is finished again.
-    services.reopen_round(round=round_)
+    # Reopening the last round puts the event back in play until it is finished again;
+    # its results change, so the director says why, and the event keeps when and why.
+    with pytest.raises(InvalidInput, match="The event is finished: say why round 1"):
+        services.reopen_round(round=round_)
+    services.reopen_round(round=round_, reason="table 3's hand 1 was added up wrong")
     event.refresh_from_db()
     assert event.status == Event.Status.RUNNING
+    assert event.results_changed_at is not None
+    assert event.results_changed_reason == "Round 1 reopened: table 3's hand 1 was added up wrong"
     assert selectors.standings_after(event).final is False
 
 

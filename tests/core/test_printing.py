@@ -194,14 +194,16 @@ def test_results_are_final_only_once_the_director_finishes_the_event():
     text = " ".join(pages(printing.results_pdf(event=event)))
     # A forced close used to print "Final results" without a word about it.
     assert "Final results" not in text and "Standings after round 2 (provisional)" in text
-    assert "Round 2 was closed with hands missing at tables 1, 2 (forced)" in text
+    assert "In round 2, hands not played at tables 1, 2 were scored from the field" in text
     finish_event(event=event)
     event.refresh_from_db()
     text = " ".join(pages(printing.results_pdf(event=event)))
     assert "Final results" in text and "provisional" not in text
-    assert "Round 2 was closed with hands missing at tables 1, 2 (forced)" in text
-    # The withdrawn player's set says why it is incomplete, beside their name.
+    assert "In round 2, hands not played at tables 1, 2 were scored from the field" in text
+    # The withdrawn player's set says why it is incomplete, beside their name; the
+    # others' adjusted hands say their score and its rule.
     assert "round 2, table 1: 2 of 9 hands (withdrew)" in text
+    assert "round 2, table 2: hand 9 adjusted:" in text and "the field's mean" in text
 
 
 def test_an_event_without_standings_says_so():

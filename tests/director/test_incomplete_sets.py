@@ -89,8 +89,10 @@ def test_a_table_of_three_that_loses_a_player_closes_and_its_sheet_says_why(w3):
     # The sheet says why, and a hand after the end is refused with the reason (not a 500).
     sheet = Page(director.get(w3.sheet_url(table=2)).content)
     assert sheet.text("table-state") == (
-        "Closed after hand 2: fewer than three players were left, so the sets here are "
-        "incomplete. No hand after hand 2 can be entered here."
+        "Closed after hand 2: fewer than three players were left; once the round is "
+        "closed, the hands not played here are scored from the field (adjusted), so the "
+        "sets of the players still here rank as complete. No hand after hand 2 can be "
+        "entered here."
     )
     refused = director.post(w3.hand_url(3, table=2), row(went_out=1, seat1="0", seat2="5"), **HTMX)
     assert refused.status_code == 409
@@ -105,13 +107,15 @@ def test_a_forced_close_is_marked_and_the_round_can_be_reopened_with_history(w3)
     director = signed_in(w3.alice)
     play(w3.table, range(1, 10), [1, 2, 3, 4])
     dashboard = director.get(w3.url()).content.decode()
-    assert "sets at tables with hands missing become incomplete" in html.unescape(dashboard)
+    assert "The hands not played are scored from the field" in html.unescape(dashboard)
     forced = director.post(w3.url("rounds/1/force-close/"), follow=True)
     page = Page(forced.content)
     assert "forced" in page.text("table-2") and "complete" in page.text("table-1")
     assert "Reopen round 1" in forced.content.decode()
     assert Event.objects.get(pk=w3.event.pk).status == "running"
-    reopened = director.post(w3.url("rounds/1/reopen/"), follow=True)
+    reopened = director.post(
+        w3.url("rounds/1/reopen/"), {"reason": "table 2 found its sheet"}, follow=True
+    )
     assert flashes(reopened) == [
         "Round 1 is reopened: it is in play again, and its hands can be entered or "
         "corrected. Close it again when they are."
@@ -119,7 +123,10 @@ def test_a_forced_close_is_marked_and_the_round_can_be_reopened_with_history(w3)
     round_ = Round.objects.get(pk=w3.round.pk)
     assert (round_.status, round_.forced_close) == ("published", False)
     reason = round_.history.latest("history_id")
-    assert (reason.history_change_reason, reason.history_user) == ("reopened", w3.alice)
+    assert (reason.history_change_reason, reason.history_user) == (
+        "reopened: table 2 found its sheet",
+        w3.alice,
+    )
 
 
 def test_the_event_is_finished_from_the_dashboard_only_when_every_round_is_closed(w3):
@@ -158,3 +165,25 @@ def test_the_dashboard_offers_to_reopen_a_round_under_a_draft_and_says_it_goes(w
     assert "The draft seating of round 2 is discarded: start it again once this round" in page
     director.post(w3.url("rounds/1/reopen/"))
     assert list(w3.event.rounds.values_list("number", "status")) == [(1, "published")]
+
+
+def test_a_slow_table_is_marked_at_fault_from_its_sheet(w3):
+    director = signed_in(w3.alice)
+    play(w3.table, range(1, 10), [1, 2, 3, 4])
+    play(Table.objects.get(round=w3.round, number=2), range(1, 9), [1, 2, 3])
+    director.post(w3.url("rounds/1/force-close/"))
+    before = html.unescape(director.get(w3.sheet_url(table=2)).content.decode())
+    assert before.count("hand 9 adjusted:") == 3 and "at fault:" not in before
+    url = w3.sheet_url(table=2) + "at-fault/"
+    refused = director.post(url, {"seats": ["1", "3"]}, follow=True)
+    assert flashes(refused)[0].startswith("Say why the players are at fault")
+    marked = director.post(url, {"seats": ["1", "3"], "reason": "slow play"}, follow=True)
+    assert flashes(marked) == ["Table 2: seats 1, 3 marked at fault for the hands not played."]
+    assert [s.at_fault for s in Table.objects.get(round=w3.round, number=2).seats.all()] == [
+        "slow play",
+        "",
+        "slow play",
+    ]
+    page = html.unescape(director.get(w3.sheet_url(table=2)).content.decode())
+    assert page.count("at fault: the field's 75th percentile") == 2
+    assert 'value="1" checked' in page and 'value="2">' in page

@@ -10,6 +10,7 @@ import re
 
 import pytest
 from django.core.cache import cache
+from django.test import Client
 
 from core import services
 from core.standings import exports
@@ -66,9 +67,12 @@ def test_a_forced_table_no_longer_says_now_playing(client, event):
     assert "Now playing" not in page
     assert (
         "Closed with hands 2-9 missing: the director closed the round before they were "
-        "played (a forced close). The sets here are incomplete: they rank after the round's "
-        "complete sets."
+        "played (a forced close). The hands not played here are scored from the field "
+        "(adjusted scores, marked in the sheet), so the sets of the players still here rank "
+        "as complete"
     ) in page
+    # Each hand not played shows its adjusted score and the rule, for every seat.
+    assert page.count("the field's mean") == 8 * 4
 
 
 def test_the_round_page_shows_each_tables_state_and_why(client, event):
@@ -78,45 +82,47 @@ def test_the_round_page_shows_each_tables_state_and_why(client, event):
     assert "Round closed with hands missing (forced)" in page
     assert "Closed with hands 2-9 missing (the director forced the round closed)" in page
     assert "Closed after hand 2: fewer than three players were left" in page
-    assert page.count("set incomplete") == 7  # tables 2 and 3: every player
+    # Table 2's players and table 3's two who stayed are adjusted; the one who left
+    # table 3 keeps an incomplete set.
+    assert page.count("set incomplete") == 1
+    assert page.count("8 hands adjusted") == 4 and page.count("7 hands adjusted") == 2
 
 
-def test_the_leaderboard_says_why_sets_are_incomplete_and_final_only_when_finished(client, event):
+def test_the_leaderboard_says_why_sets_are_adjusted_or_incomplete_and_final_when_finished(
+    client, event
+):
     services.close_round(round=event.rounds.get(), force=True)
     fresh(event)
     page = words(client.get("/events/kingston/"))
     assert "Final standings" not in page and "Standings after round 1" in page
     assert (
-        "Round 1 was closed with hands missing at table 2 (forced): the sets there are "
-        "incomplete and rank after the round's complete sets."
+        "In round 1, hands not played at tables 2, 3 were scored from the field: Each hand "
+        "unplayed is scored, once the round is closed, at the mean score of everyone who "
+        "played that hand in the round (an adjusted score)"
     ) in page
-    assert "In round 1, table 3 closed early: fewer than three players were left" in page
-    assert (
-        "incomplete set: round 1, table 2: 1 of 9 hands (forced close: the round was closed "
-        "with hands missing)"
-    ) in page
+    assert "round 1, table 2: hand 2 adjusted:" in page
+    assert "round 1, table 3: hand 3 adjusted:" in page
     assert "incomplete set: round 1, table 3: 2 of 9 hands (withdrew)" in page
     services.finish_event(event=event)
     fresh(event)
     assert "Final standings" in words(client.get("/events/kingston/"))
 
 
-def test_the_csv_exports_mark_forced_and_closed_tables_and_incomplete_sets(event):
+def test_the_csv_exports_mark_forced_and_closed_tables_adjusted_and_incomplete_sets(event):
     services.close_round(round=event.rounds.get(), force=True)
     fresh(event)
     event.refresh_from_db()
     standings = list(csv.DictReader(io.StringIO(exports.standings_csv(event))))
-    complete, forced = standings[0], standings[-1]  # the most hands missing come last
-    assert (complete["sets_incomplete"], complete["incomplete"]) == ("0", "")
-    assert (forced["sets_incomplete"], forced["incomplete"]) == (
-        "1",
-        "round 1, table 2: 1 of 9 hands (forced close: the round was closed with hands missing)",
-    )
-    short = {row["incomplete"] for row in standings if "table 3" in row["incomplete"]}
-    assert short == {
-        "round 1, table 3: 2 of 9 hands (withdrew)",
-        "round 1, table 3: 2 of 9 hands (table closed: fewer than three players were left)",
-    }
+    assert [row["incomplete"] for row in standings if row["incomplete"]] == [
+        "round 1, table 3: 2 of 9 hands (withdrew)"  # the only set left incomplete
+    ]
+    assert standings[-1]["incomplete"] == "round 1, table 3: 2 of 9 hands (withdrew)"
+    adjusted = [row for row in standings if row["adjusted"]]
+    assert len(adjusted) == 6  # table 2's four, table 3's two who stayed
+    forced = next(row for row in adjusted if "table 2" in row["adjusted"])
+    assert forced["adjusted_hands"] == "8" and forced["sets_incomplete"] == "0"
+    assert forced["adjusted"].startswith("round 1, table 2: hand 2 adjusted: ")
+    assert forced["adjusted"].count("the field's mean") == 8
     hands = list(csv.DictReader(io.StringIO(exports.hands_csv(event))))
     state = {row["table"]: (row["table_state"], row["table_note"]) for row in hands}
     assert state["1"] == ("complete", "")
@@ -124,9 +130,37 @@ def test_the_csv_exports_mark_forced_and_closed_tables_and_incomplete_sets(event
     assert state["3"][0] == "closed" and state["3"][1].startswith("Closed after hand 2")
 
 
-def test_a_players_page_says_a_set_was_incomplete(client, event):
+def test_a_players_page_says_which_hands_were_adjusted(client, event):
     services.close_round(round=event.rounds.get(), force=True)
     fresh(event)
     player = Seat.objects.get(round__event=event, table__number=2, position=1).entry.player_id
     page = words(client.get(f"/players/{player}/"))
-    assert "Sets played 1 (1 incomplete: they rank after the complete sets of their round)" in page
+    assert "Sets played 1 (8 hands adjusted: round 1, table 2, hand 2: " in page
+    assert "scored from the field where the table could not play them)" in page
+
+
+def test_a_knockout_round_page_names_who_took_a_place_another_table_left():
+    """Advancing two per table: two of table 3's three withdrew after hand 2, so it has
+    one set to send through (its third player's, adjusted) and a place left over, which
+    goes to the best of the round who had not gone through at their own table."""
+    event = make_event(
+        slug="ko", name="Knockout Open", format="knockout", advance_per_table=2, rounds_planned=2
+    )
+    round_ = make_round(event, table_sizes=(4, 4, 3), entries=make_entries(event, 11))
+    tables = {t.number: t for t in round_.tables.all()}
+    play(tables[1], range(1, 10), FOUR)
+    play(tables[2], range(1, 10), FOUR, base=20)
+    play(tables[3], [1, 2], [1, 2, 3])
+    for position in (2, 3):
+        leaver = Seat.objects.get(table=tables[3], position=position).entry
+        services.withdraw_entry(entry=leaver, left_after_hand=2)
+    services.close_round(round=round_)
+    fresh(event)
+    filler = Seat.objects.get(table=tables[1], position=3).entry.player  # 117, third
+    page = words(Client().get("/events/ko/rounds/1/"))
+    assert (
+        "Through on a place another table could not fill (it had fewer complete sets than "
+        f"places): {filler.name}, the best of the round who had not gone through"
+    ) in page
+    standing = event.standings.get(round=round_, entry__player=filler)
+    assert (standing.status, standing.filled_in) == ("active", [1])

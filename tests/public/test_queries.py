@@ -23,7 +23,7 @@ PAGES = {
     "/events/{slug}/live/?v=0": 6,
     "/events/{slug}/projector/": 6,
     "/events/{slug}/projector/live/?v=0": 6,
-    "/events/{slug}/rounds/1/": 8,
+    "/events/{slug}/rounds/1/": 9,  # closed: 8, and its adjusted scores
     "/events/{slug}/rounds/2/live/?v=0": 8,
     "/events/{slug}/rounds/2/tables/{table}/": 8,
     "/events/{slug}/rounds/2/tables/{table}/live/?v=0": 8,

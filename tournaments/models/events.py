@@ -198,6 +198,10 @@ class Event(models.Model):
     # Grows with every change the venue screens show besides the standings (the clock,
     # announcements, the field, the settings); pages and caches key on it too.
     screen_version = models.PositiveIntegerField(default=0)
+    # A finished event's results changed: a round was reopened by its director, when
+    # and why (the event's page says so).
+    results_changed_at = models.DateTimeField(null=True, blank=True)
+    results_changed_reason = models.CharField(max_length=300, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Every change of a setting, who made it and when; the versions the pages key on

@@ -27,6 +27,10 @@ class Round(models.Model):
     forced_close = models.BooleanField(default=False)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # When the round's adjusted scores were last made (closing it, marking a seat at
+    # fault once closed, a full rebuild): what was read from its closed sets is stale
+    # once it moves.
+    adjusted_at = models.DateTimeField(null=True, blank=True)
     # Who closed, force-closed or reopened the round, and when.
     history = HistoricalRecords()
 
@@ -86,6 +90,10 @@ class Seat(models.Model):
     # A player who withdraws during the round plays no hand after this one; the
     # table plays on without them.
     left_after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The director marked the player at fault for the hands their table did not play
+    # (slow play), with this reason: their adjusted scores are the worse, documented
+    # ones (`game.adjusted.AT_FAULT`). Empty: not at fault.
+    at_fault = models.CharField(max_length=200, blank=True, default="")
     history = HistoricalRecords()
 
     class Meta:

@@ -1,0 +1,134 @@
+"""Adjusted scores through the REST API (README, "Standings"): a table cut short by time
+is scored from the field once the round closes; the director marks a slow table at
+fault (a worse, documented score); a knockout goes on with adjusted sets; reopening a
+finished event's round needs a reason and says so on the event."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.conftest import hand_url
+from tests.api.test_incomplete_sets import body, sender
+from tests.fixtures import make_entries, make_round
+from tournaments.models import Seat
+
+pytestmark = pytest.mark.django_db
+
+EVENT = "/api/v1/events/kingston/"
+TABLE_2 = EVENT + "rounds/1/tables/2/"
+
+
+@pytest.fixture
+def client(api, alice, django_capture_on_commit_callbacks):
+    return sender(api.as_(alice), django_capture_on_commit_callbacks)
+
+
+def cut_short_by_time(client, event, format: str):
+    """Three tables of four: tables 1 and 3 played all 9 hands (seat 1 out each time, the
+    others 12, 13, 14; table 3 the same, 20 more each), table 2 only 8 when time ran out
+    (seat 2 out each time); the round force-closed."""
+    event.rounds_planned = 2
+    event.format = format
+    event.save()
+    make_round(event, table_sizes=(4, 4, 4), entries=make_entries(event, 12))
+    for number in range(1, 10):
+        client("put", hand_url(table=1, hand=number), body([1, 2, 3, 4]))
+        client("put", hand_url(table=3, hand=number), body([1, 2, 3, 4], base=30))
+        if number < 9:
+            client("put", hand_url(table=2, hand=number), body([1, 2, 3, 4], went_out=2))
+    assert client("post", EVENT + "rounds/1/close/", {"force": True}).status_code == 200
+    return event
+
+
+@pytest.fixture
+def time_ran_out(client, event):
+    return cut_short_by_time(client, event, "total")
+
+
+@pytest.fixture
+def knockout_time_ran_out(client, event):
+    return cut_short_by_time(client, event, "knockout")
+
+
+def player(round_number: int, table: int, position: int) -> int:
+    seat = Seat.objects.get(round__number=round_number, table__number=table, position=position)
+    return seat.entry.player_id
+
+
+def row_of(client, player_id: int) -> dict:
+    rows = client("get", EVENT + "standings/").json()["standings"]
+    return next(r for r in rows if r["player"]["id"] == player_id)
+
+
+def test_the_best_player_of_a_table_cut_short_is_ranked_on_a_complete_set(client, time_ran_out):
+    """Table 2's seat 2 went out in all 8 hands it played: 0. Its hand 9 is scored at the
+    mean of hand 9 at the tables that played it (0, 12, 13, 14, 0, 32, 33, 34: 17.25 ->
+    17), and they rank first on 17, not after every complete set."""
+    best = row_of(client, player(1, 2, 2))
+    assert (best["rank"], best["points"], best["sets_incomplete"]) == (3, 17, 0)
+    assert (best["adjusted_hands"], best["at_fault_hands"]) == (1, 0)
+    assert best["adjusted"][0]["text"] == "round 1, table 2: hand 9 adjusted: 17, the field's mean"
+    table = client("get", TABLE_2).json()
+    assert [(a["hand"], a["seat"], a["score"]) for a in table["adjusted"]] == [
+        (9, 1, 17),
+        (9, 2, 17),
+        (9, 3, 17),
+        (9, 4, 17),
+    ]
+
+
+def test_a_table_marked_at_fault_gets_the_fields_75th_percentile(client, time_ran_out, alice):
+    refused = client("post", TABLE_2 + "at-fault/", {"seats": [1, 2, 3, 4]})
+    assert refused.status_code == 400 and "reason" in refused.json()
+    assert client("post", TABLE_2 + "at-fault/", {"seats": [7], "reason": "slow"}).json() == {
+        "seats": {"0": ["Ensure this value is less than or equal to 6."]}
+    }
+    absent = client("post", TABLE_2 + "at-fault/", {"seats": [5], "reason": "slow"})
+    assert absent.status_code == 400
+    assert absent.json() == {"seats": ["Table 2 has no seat 5; its seats are 1, 2, 3, 4."]}
+    assert client("get", TABLE_2).json()["adjusted"][0]["at_fault"] is False  # unchanged
+    marked = client("post", TABLE_2 + "at-fault/", {"seats": [1, 2, 3, 4], "reason": "slow play"})
+    assert marked.status_code == 200
+    # Hand 9's field sorted: 0, 0, 12, 13, 14, 32, 33, 34; its 75th percentile lies a
+    # quarter of the way from the 6th to the 7th: 32.25 -> 32.
+    assert {(a["score"], a["at_fault"], a["rule"]) for a in marked.json()["adjusted"]} == {
+        (32, True, "at_fault")
+    }
+    best = row_of(client, player(1, 2, 2))
+    assert (best["points"], best["adjusted_hands"], best["at_fault_hands"]) == (32, 1, 1)
+    assert "at fault: the field's 75th percentile" in best["adjusted"][0]["text"]
+    seat = Seat.objects.get(round__number=1, table__number=2, position=1)
+    latest = seat.history.latest("history_id")
+    assert (latest.history_change_reason, latest.history_user) == ("at fault: slow play", alice)
+    # Cleared: the field's mean again.
+    cleared = client("post", TABLE_2 + "at-fault/", {"seats": []}).json()
+    assert {a["score"] for a in cleared["adjusted"]} == {17}
+
+
+def test_only_the_events_directors_mark_players_at_fault(api, time_ran_out):
+    response = api.as_().post(TABLE_2 + "at-fault/", {"seats": [1], "reason": "slow"})
+    assert response.status_code in (401, 403)
+
+
+def test_a_knockout_sends_the_best_of_a_table_cut_short_through(client, knockout_time_ran_out):
+    """Table 2 used to send nobody through (no complete set), and the next round could
+    not be seated. Its adjusted sets are complete: its winner goes through."""
+    rows = client("get", EVENT + "standings/").json()["standings"]
+    through = {r["player"]["id"] for r in rows if r["status"] == "active"}
+    assert through == {player(1, 1, 1), player(1, 2, 2), player(1, 3, 1)}
+    started = client("post", EVENT + "rounds/", {})
+    assert started.status_code in (201, 202), started.json()
+
+
+def test_reopening_a_finished_events_round_needs_a_reason_and_says_so(client, time_ran_out):
+    assert client("post", EVENT + "finish/").status_code == 200
+    refused = client("post", EVENT + "rounds/1/reopen/", {})
+    assert refused.status_code == 400
+    assert refused.json()["reason"][0].startswith("The event is finished: say why round 1")
+    assert client("get", EVENT).json()["status"] == "finished"
+    reopened = client("post", EVENT + "rounds/1/reopen/", {"reason": "table 2 found hand 9"})
+    assert reopened.status_code == 200
+    shown = client("get", EVENT).json()
+    assert shown["status"] == "running" and shown["results_changed_at"] is not None
+    assert shown["results_changed_reason"] == "Round 1 reopened: table 2 found hand 9"
+    assert client("get", TABLE_2).json()["adjusted"] == []  # in play: nothing adjusted
