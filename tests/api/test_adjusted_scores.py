@@ -132,3 +132,50 @@ def test_reopening_a_finished_events_round_needs_a_reason_and_says_so(client, ti
     assert shown["status"] == "running" and shown["results_changed_at"] is not None
     assert shown["results_changed_reason"] == "Round 1 reopened: table 2 found hand 9"
     assert client("get", TABLE_2).json()["adjusted"] == []  # in play: nothing adjusted
+
+
+def test_in_table_points_a_table_cut_short_shares_out_its_places(client, event):
+    """Everyone at a table cut short used to get 0 placement points; now its places
+    come from the adjusted totals, as at any other table."""
+    cut_short_by_time(client, event, "table-points")
+    rows = client("get", EVENT + "standings/").json()["standings"]
+    at_table_2 = sorted(
+        (r["table_points"], r["points"])
+        for r in rows
+        if r["player"]["id"] in {player(1, 2, p) for p in (1, 2, 3, 4)}
+    )
+    # Seat 2 out in the 8 hands played: 0, then 17 for hand 9; seat 1 8 * 11 + 17,
+    # seat 3 8 * 13 + 17, seat 4 8 * 14 + 17: the places 4/2/1/0 follow.
+    assert at_table_2 == [(0.0, 129), (1.0, 121), (2.0, 105), (4.0, 17)]
+
+
+def test_the_players_left_at_a_table_two_others_left_are_adjusted(client, event):
+    """A table of four where two withdrew after hand 5 closes there: the two who stayed
+    get hands 6-9 from the field, the two who left keep incomplete sets."""
+    event.rounds_planned = 1
+    event.save()
+    make_round(event, table_sizes=(4, 4), entries=make_entries(event, 8))
+    for number in range(1, 10):
+        client("put", hand_url(table=1, hand=number), body([1, 2, 3, 4]))
+        if number <= 5:
+            client("put", hand_url(table=2, hand=number), body([1, 2, 3, 4]))
+    for position in (3, 4):
+        entry = Seat.objects.get(round__number=1, table__number=2, position=position).entry
+        left = client("patch", EVENT + f"entries/{entry.pk}/", {"status": "withdrawn"})
+        assert left.status_code == 200
+    table = client("get", TABLE_2).json()
+    assert (table["state"], table["closed_after_hand"]) == ("closed", 5)
+    assert client("post", EVENT + "rounds/1/close/", {}).json()["forced_close"] is False
+    rows = {r["player"]["id"]: r for r in client("get", EVENT + "standings/").json()["standings"]}
+    stayed = rows[player(1, 2, 1)]
+    # 0 in the 5 hands played, then the field's mean of each (9.75, so 10): second, after
+    # table 1's seat 1 on 0, no longer after every complete set.
+    assert (stayed["adjusted_hands"], stayed["sets_incomplete"], stayed["rank"]) == (4, 0, 2)
+    assert stayed["points"] == 4 * 10
+    left = rows[player(1, 2, 3)]
+    assert (left["adjusted_hands"], left["sets_incomplete"], left["status"]) == (
+        0,
+        1,
+        "withdrawn",
+    )
+    assert left["rank"] > max(r["rank"] for r in rows.values() if not r["sets_incomplete"])

@@ -5,11 +5,14 @@ rebuilt as they are after every change."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import call_command
 
 from core import selectors, services
 from core.errors import InvalidInput, StateConflict
-from scoring.models import Standing
+from scoring.models import AdjustedScore, Standing
 from tests.fixtures import hand_at, make_entries, make_event, make_round, play
 from tournaments.models import Event, Round, Seat
 
@@ -230,3 +233,22 @@ def test_an_event_with_a_round_in_play_cannot_finish():
         services.update_event(event=event, data={"status": "finished"})
     event.refresh_from_db()
     assert event.status == Event.Status.RUNNING
+
+
+def test_a_full_rebuild_makes_the_adjusted_scores_again(forced):
+    """Adjusted scores are made when a round closes and again by a full rebuild (here
+    after they were lost), with the same values and the same standings."""
+    event, round_ = forced
+    before = [(r.entry_id, r.rank, r.points) for r in standings(event)]
+    made = sorted(
+        AdjustedScore.objects.filter(seat__round=round_).values_list("seat_id", "number", "score")
+    )
+    assert len(made) == 4 * 8 + 4 * 9
+    AdjustedScore.objects.filter(seat__round=round_).delete()
+    call_command("rebuild_standings", event.slug, stdout=io.StringIO())
+    again = sorted(
+        AdjustedScore.objects.filter(seat__round=round_).values_list("seat_id", "number", "score")
+    )
+    assert again == made
+    after = Standing.objects.filter(round=round_).order_by("rank")
+    assert [(r.entry_id, r.rank, r.points) for r in after] == before
