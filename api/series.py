@@ -135,11 +135,15 @@ def standings_document(series: Series) -> dict:
             {
                 "rank": r.rank,
                 "player": {"id": r.player_id, "name": r.player.name},
-                "points": r.points,
+                "points": float(r.points),
                 "events_played": r.events_played,
                 "best_place": r.best_place,
-                "results": r.results,
+                "results": [
+                    {"shared": False, "provisional": False, **result} for result in r.results
+                ],
                 "qualified": r.qualified,
+                "decided_by": r.decided_by,
+                "tie_note": r.tie_note,
                 "prize": None
                 if r.prize is None
                 else {
@@ -171,7 +175,12 @@ class SeriesFinal(SeriesScoped, APIView):
         event = self.named_event(body.validated_data["event"])
         seed_by = body.validated_data["seed_by"]
         entries = services.create_final(
-            series=self.series, event=event, by=request.user, seed_by=seed_by
+            series=self.series,
+            event=event,
+            by=request.user,
+            seed_by=seed_by,
+            force=body.validated_data["force"],
+            reason=body.validated_data["reason"],
         )
         return Response({"event": event.slug, "entries": entries, "seed_by": seed_by})
 

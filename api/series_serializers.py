@@ -5,6 +5,7 @@ from __future__ import annotations
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core import selectors
 from core.series.services import LINK_FIELDS, SERIES_FIELDS
 from game.prizes import TIE_POLICIES
 from tournaments.models import Event, HouseRuleset, Series
@@ -57,7 +58,30 @@ class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
     legs = serializers.SlugRelatedField(slug_field="slug", many=True, read_only=True)
     prizes = PrizeSerializer(many=True, required=False)
     prize_ties = serializers.ChoiceField(choices=TIE_POLICIES, required=False)
+    ties_qualify = serializers.BooleanField(
+        required=False,
+        help_text="players level with the last qualifier after the countback's non-random "
+        "steps all qualify (off: the series' draw decides)",
+    )
+    wildcard_carry = serializers.IntegerField(
+        min_value=0,
+        max_value=100_000,
+        allow_null=True,
+        required=False,
+        help_text="what an entrant of the final who is not a qualifier carries into it; "
+        "null: the lowest qualifier's carry",
+    )
     standings_version = serializers.IntegerField(read_only=True)
+    final_out_of_step = serializers.SerializerMethodField(
+        help_text="the seeded final no longer matches the series standings: POST "
+        ".../final/ again (same event) reseeds it"
+    )
+    final_changes = serializers.SerializerMethodField(
+        help_text="what reseeding the final would change, in words"
+    )
+    final_forced_reason = serializers.CharField(
+        read_only=True, help_text="why the final was seeded before every leg had finished"
+    )
     draw_commitment = serializers.CharField(
         read_only=True, help_text="SHA-256 (hex) of the series' secret draw seed"
     )
@@ -74,6 +98,9 @@ class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
             *LINK_FIELDS,
             "legs",
             "standings_version",
+            "final_out_of_step",
+            "final_changes",
+            "final_forced_reason",
             "draw_commitment",
             "draw_seed",
         ]
@@ -81,6 +108,20 @@ class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_draw_seed(self, series: Series) -> str | None:
         return series.draw_seed if series.draw_revealed else None
+
+    def changes(self, series: Series) -> list[str]:
+        found = self.__dict__.setdefault("_changes", {})
+        if series.pk not in found:
+            found[series.pk] = selectors.out_of_step(series)
+        return found[series.pk]
+
+    @extend_schema_field(serializers.BooleanField())
+    def get_final_out_of_step(self, series: Series) -> bool:
+        return bool(self.changes(series))
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
+    def get_final_changes(self, series: Series) -> list[str]:
+        return self.changes(series)
 
 
 class LegSerializer(serializers.ModelSerializer):
@@ -107,8 +148,14 @@ class SeriesResultSerializer(serializers.Serializer):
     event = serializers.SlugField()
     name = serializers.CharField(required=False)
     place = serializers.IntegerField()
-    points = serializers.IntegerField()
+    points = serializers.FloatField(help_text="fractional where the place was shared")
     counted = serializers.BooleanField()
+    shared = serializers.BooleanField(
+        help_text="the place was shared with players level on all but the leg's draw"
+    )
+    provisional = serializers.BooleanField(
+        help_text="the leg was reopened: counted as it stood until it is final again"
+    )
 
 
 class SeriesPrizeSerializer(serializers.Serializer):
@@ -120,11 +167,16 @@ class SeriesPrizeSerializer(serializers.Serializer):
 class SeriesStandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField()
     player = SeriesPlayerSerializer()
-    points = serializers.IntegerField()
+    points = serializers.FloatField(help_text="fractional where a place was shared")
     events_played = serializers.IntegerField()
     best_place = serializers.IntegerField()
     results = SeriesResultSerializer(many=True)
     qualified = serializers.BooleanField()
+    decided_by = serializers.CharField(
+        help_text="what placed the player below the one above: points, countback, "
+        "latest_leg or draw (empty for the first)"
+    )
+    tie_note = serializers.CharField(help_text="why, in words, when points did not decide")
     prize = SeriesPrizeSerializer(allow_null=True)
 
 
@@ -135,6 +187,12 @@ class SeriesStandingsSerializer(serializers.Serializer):
 
 class FinalSerializer(serializers.Serializer):
     event = serializers.SlugField(max_length=80)
+    force = serializers.BooleanField(
+        default=False, help_text="seed it although a leg is not finished (with a reason)"
+    )
+    reason = serializers.CharField(
+        max_length=300, required=False, allow_blank=True, default="", help_text="why forced"
+    )
     seed_by = serializers.ChoiceField(
         choices=[
             ("series", "by series rank (the default)"),

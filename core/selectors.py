@@ -57,6 +57,7 @@ from core.screens.selectors import (
     screen,
     seating_board,
 )
+from core.series.final import entrant_carries, final_plan, out_of_step
 from core.standings.boards import (
     Board,
     board,
@@ -84,6 +85,9 @@ from core.table_entry.selectors import (
 )
 
 __all__ = [
+    "entrant_carries",
+    "final_plan",
+    "out_of_step",
     "AnnouncementView",
     "Board",
     "ClockFace",

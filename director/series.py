@@ -46,12 +46,35 @@ class SeriesForm(forms.Form):
     )
     best_of = forms.IntegerField(min_value=1, max_value=100, required=False)
     qualifiers = forms.IntegerField(min_value=0, max_value=1000, initial=16)
+    ties_qualify = forms.BooleanField(
+        required=False,
+        label="Players level with the last qualifier all qualify",
+        help_text="level after the countback's steps but the draw; off: the draw decides",
+    )
+    carry_over_step = forms.IntegerField(
+        min_value=0,
+        max_value=500,
+        required=False,
+        label="Carry-over step",
+        help_text="the final starts the series leader at 0 and each rank below this many "
+        "points more; blank or 0: everyone starts level",
+    )
+    wildcard_carry = forms.IntegerField(
+        min_value=0,
+        max_value=100_000,
+        required=False,
+        label="Carry of other entrants",
+        help_text="what an entrant of the final who is not a qualifier carries; blank: the "
+        "lowest qualifier's carry",
+    )
     public = forms.BooleanField(required=False, initial=True)
 
     def data_for_service(self) -> dict:
         data = dict(self.cleaned_data)
         if data.get("points_scale") is None:
             data.pop("points_scale", None)
+        if data.get("carry_over_step") is None:
+            data["carry_over_step"] = 0
         return data
 
 
@@ -83,6 +106,9 @@ class FinalForm(EventChoiceForm):
             "invalid_choice": "Seed the final by series rank or by rating across events."
         },
     )
+
+    force = forms.BooleanField(required=False, label="Seed it although a leg is not finished")
+    reason = forms.CharField(max_length=300, required=False, label="Why")
 
     def clean_seed_by(self) -> str:
         return self.cleaned_data.get("seed_by") or "series"
@@ -136,9 +162,10 @@ def create_series(request: HttpRequest) -> HttpResponse:
 def series_page(request: HttpRequest, slug: str) -> HttpResponse:
     series = organised(request, slug)
     directed = selectors.directed_events(request.user).order_by("-starts_on", "name")
+    legs = reads.leg_rows(reads.legs_of(series))
     context = {
         "series": series,
-        "legs": reads.leg_rows(reads.legs_of(series)),
+        "legs": legs,
         "rows": reads.series_standings(series),
         "can_add": directed.filter(series__isnull=True).exclude(final_of=series),
         "can_be_final": directed.filter(series__isnull=True).exclude(status=Event.Status.FINISHED),
@@ -149,10 +176,15 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
                 "points_scale": ", ".join(str(p) for p in series.points_scale),
                 "best_of": series.best_of,
                 "qualifiers": series.qualifiers,
+                "ties_qualify": series.ties_qualify,
+                "carry_over_step": series.carry_over_step,
+                "wildcard_carry": series.wildcard_carry,
                 "public": series.public,
             }
         ),
         "stale": reads.standings_stale(series),
+        "out_of_step": selectors.out_of_step(series),
+        "unfinished": [leg.event for leg in legs if not leg.scored],
     }
     return render(request, "director/series.html", context)
 
@@ -224,6 +256,13 @@ def create_final(request: HttpRequest, slug: str) -> HttpResponse:
             f"{len(entries)} qualifiers are entered in {event.name}, seeded by "
             f"{SEEDED_BY[seed_by]} (seat round 1 'spread' to use the seeds)."
         ),
-        lambda: services.create_final(series=series, event=event, by=request.user, seed_by=seed_by),
+        lambda: services.create_final(
+            series=series,
+            event=event,
+            by=request.user,
+            seed_by=seed_by,
+            force=form.cleaned_data["force"],
+            reason=form.cleaned_data["reason"],
+        ),
         series_url(series),
     )

@@ -12,6 +12,14 @@ from django.views.decorators.http import require_safe
 from core import printing
 from core.series import selectors as reads
 from core.standings import exports
+from game import series as game_series
+
+
+def cut_after(rows: list) -> int | None:
+    """The rank under which the qualification line is drawn (None: nobody below it)."""
+    qualified = [row.rank for row in rows if row.qualified]
+    last = max(qualified, default=0)
+    return last if last and last < len(rows) else None
 
 
 @require_safe
@@ -27,7 +35,8 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         "legs": reads.leg_rows(legs),
         "rows": rows,
         "final": series.final,
-        "cut": series.qualifiers if rows and series.qualifiers < len(rows) else None,
+        "cut": cut_after(rows),
+        "countback_words": game_series.COUNTBACK_WORDS,
         "prize_table": reads.prize_table(series.prizes),  # shown before any leg is scored
     }
     return render(request, "public/series.html", context)

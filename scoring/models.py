@@ -409,18 +409,23 @@ class RatingChange(models.Model):
 class SeriesStanding(models.Model):
     """A player's place in a series: rebuilt from the legs' final standings by
     `core.series.standings`, never edited by hand. `results` lists their legs in order:
-    {"event", "name", "place", "points", "counted"}."""
+    {"event", "name", "place", "points", "counted", "shared", "provisional"}."""
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="standings")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="series_standings")
     rank = models.PositiveIntegerField()
-    points = models.PositiveIntegerField(default=0)
+    # Fractional where a leg's place was shared (two level for 1st on 100, 80: 90 each).
+    points = models.DecimalField(max_digits=12, decimal_places=2, default=0)
     events_played = models.PositiveSmallIntegerField(default=0)
     best_place = models.PositiveIntegerField()
     results = models.JSONField(default=list)
     qualified = models.BooleanField(default=False)
     # Tied on every score before the draw with the players of the same group.
     tie_group = models.PositiveIntegerField(default=0)
+    # What placed the player below the row above (`game.series.DECIDED_BY`; "": first),
+    # and the latest leg the countback compared them in.
+    decided_by = models.CharField(max_length=12, blank=True, default="")
+    latest_leg = models.CharField(max_length=80, blank=True, default="")
 
     class Meta:
         ordering = ["series", "rank"]

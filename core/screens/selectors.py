@@ -224,15 +224,23 @@ class FieldRow:
     club: str
     country: str
     withdrawn: bool
+    seed: int | None = None
+    carried: int = 0  # a series final's carried-over score
 
 
 def field_of(event: Event) -> tuple[FieldRow, ...]:
     """The players entered, A to Z, before any round is seated: one query."""
     rows = Entry.objects.filter(event=event).values_list(
-        "player_id", "player__name", "player__club", "player__country", "status"
+        "player_id",
+        "player__name",
+        "player__club",
+        "player__country",
+        "status",
+        "seed_number",
+        "carried_points",
     )
     found = [
-        FieldRow(p, name, club, str(country or ""), status == Entry.Status.WITHDRAWN)
-        for p, name, club, country, status in rows
+        FieldRow(p, name, club, str(country or ""), status == Entry.Status.WITHDRAWN, seed, carried)
+        for p, name, club, country, status, seed, carried in rows
     ]
     return tuple(sorted(found, key=lambda r: (r.withdrawn, r.name.casefold(), r.name, r.player)))

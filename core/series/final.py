@@ -1,9 +1,19 @@
 """A series' grand final: its entries made from the series' qualifiers, seeded by series
-rank or by rating across events, with the score a qualifier carries into it.
+rank or by rating across events, with the score each entrant carries into it; and
+whether a seeded final still matches its series (`final_plan`, `out_of_step`).
+
+- Carries follow the series rank; players level after the countback's non-random
+  steps carry the same (`game.series.carries`); an entrant who is not a qualifier (a
+  wildcard, a reserve) carries the series' `wildcard_carry`, by default the lowest
+  qualifier's carry.
+- Seeding is refused while a leg is not finished, unless forced with a reason.
+- Seeding again (the same event) brings the final in step with the series, until its
+  first round is seated: qualifiers who no longer qualify leave it, new ones enter.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -17,6 +27,7 @@ from core.locks import for_request
 from core.ratings import selectors as rating_reads
 from core.ratings import services as ratings
 from core.screens.services import screens_changed
+from core.series import selectors as read_series
 from core.series.services import (
     check_carry_over,
     check_directs,
@@ -27,12 +38,13 @@ from core.series.standings import SERIES_STANDINGS, refresh_series_standings
 from core.standings.services import queue_standings_refresh
 from game import series as game_series
 from scoring.models import SeriesStanding
-from tournaments.models import Entry, Event, Series
+from tournaments.models import Entry, Event, Player, Series
 
 # How the final's entries are seeded: by series rank, or by rating across events.
 SEED_BY_SERIES = "series"
 SEED_BY_RATING = "rating"
 SEED_BY = (SEED_BY_SERIES, SEED_BY_RATING)
+FORCED_REASON_MAX = Series._meta.get_field("final_forced_reason").max_length
 
 
 def check_seed_by(value: Any) -> str:
@@ -58,6 +70,95 @@ def rating_order(qualified: list[int]) -> list[int]:
     )
 
 
+@dataclass(frozen=True)
+class Finalist:
+    player: int
+    name: str
+    seed: int | None
+    carried: int
+    why: str  # where the carry comes from, in words
+
+
+def qualifier_carries(rows: list[SeriesStanding], step: int) -> dict[int, tuple[int, str]]:
+    """player -> (carry, why) for the stored series standings' qualifiers: by series
+    rank, the same for players the countback left level but for the draw."""
+    found: dict[int, tuple[int, str]] = {}
+    first = None
+    for row in rows:
+        if first is None or row.decided_by != game_series.ON_DRAW:
+            first = row.rank
+        carry = game_series.carried_score(first, step)
+        why = (
+            f"series rank {row.rank}"
+            if first == row.rank
+            else (f"series rank {row.rank}, level with rank {first} but for the draw")
+        )
+        found[row.player_id] = (carry, why)
+    return found
+
+
+def wildcard_carry(series: Series, carries: dict[int, tuple[int, str]]) -> tuple[int, str]:
+    if series.wildcard_carry is not None:
+        return series.wildcard_carry, "not a qualifier: the series' carry for other entrants"
+    lowest = max((carry for carry, _ in carries.values()), default=0)
+    return lowest, "not a qualifier: the lowest qualifier's carry"
+
+
+def final_plan(series: Series, *, seed_by: str | None = None) -> list[Finalist]:
+    """The final's qualifiers as seeding it now would enter them, in seed order, with
+    their carries. 2 queries (3 seeded by rating)."""
+    rows = list(
+        SeriesStanding.objects.filter(series=series, qualified=True)
+        .order_by("rank")
+        .select_related("player")
+    )
+    carries = qualifier_carries(rows, series.carry_over_step)
+    players = [r.player_id for r in rows]
+    if (seed_by or series.final_seed_by or SEED_BY_SERIES) == SEED_BY_RATING:
+        players = rating_order(players)
+    names = {r.player_id: r.player.name for r in rows}
+    return [
+        Finalist(player, names[player], seed, *carries[player])
+        for seed, player in enumerate(players, start=1)
+    ]
+
+
+def unfinished_legs(series: Series) -> list[Event]:
+    """The series' legs whose results are not final (in play, to come, or reopened)."""
+    legs = read_series.legs_of(series)
+    final = read_series.final_rounds(legs)
+    return [leg for leg in legs if leg.pk not in final]
+
+
+def out_of_step(series: Series) -> list[str]:
+    """How the seeded final differs from what seeding it now would make, in words
+    (empty: in step, or no final yet)."""
+    if series.final_id is None or series.final_seeded_at is None:
+        return []
+    plan = {f.player: f for f in final_plan(series)}
+    entered = {
+        e.player_id: e
+        for e in Entry.objects.filter(
+            event_id=series.final_id, status=Entry.Status.ACTIVE
+        ).select_related("player")
+    }
+    seeded = {p: e for p, e in entered.items() if e.seed_number is not None}
+    changes = []
+    for player, f in plan.items():
+        entry = entered.get(player)
+        if entry is None or player not in seeded:
+            changes.append(f"{f.name} would enter, seed {f.seed}, carrying {f.carried}")
+            continue
+        if entry.seed_number != f.seed:
+            changes.append(f"{f.name} would be seed {f.seed} (now {entry.seed_number})")
+        if entry.carried_points != f.carried:
+            changes.append(f"{f.name} would carry {f.carried} (now {entry.carried_points})")
+    for player, entry in seeded.items():
+        if player not in plan:
+            changes.append(f"{entry.player.name} would leave (no longer a qualifier)")
+    return changes
+
+
 @for_request("series")
 def create_final(
     *,
@@ -65,13 +166,17 @@ def create_final(
     event: Event,
     by: AbstractBaseUser | None = None,
     seed_by: str = SEED_BY_SERIES,
+    force: bool = False,
+    reason: str = "",
 ) -> list[int]:
     """Register the series' qualifiers in `event`, seeded 1, 2, ... and make it the
     series' final; the player ids in seed order. `seed_by` is "series" (by series rank,
-    the default) or "rating" (by rating across events: `rating_order`). The standings,
-    and for "rating" the ratings, are brought up to date first if a change is still
-    being ranked. Round 1 of the final seated "spread" uses these seeds. A carried-over
-    score always follows the series rank, whatever the seeding."""
+    the default) or "rating" (by rating across events: `rating_order`). Refused while a
+    leg is not finished, unless `force` with a `reason` (kept, shown on the series'
+    page). The standings, and for "rating" the ratings, are brought up to date first if
+    a change is still being ranked. Seeding the same event again brings it in step with
+    the series until its first round is seated. Round 1 of the final seated "spread"
+    uses these seeds; the carries follow the series rank (`qualifier_carries`)."""
     check_seed_by(seed_by)
     series = Series.objects.select_for_update().get(pk=series.pk)
     event = Event.objects.select_for_update().get(pk=event.pk)  # the series' lock first
@@ -79,8 +184,10 @@ def create_final(
     if event.series_id == series.pk:
         raise StateConflict(f"{event.name} is a leg of this series, not its final.", field="event")
     if event.status == Event.Status.FINISHED or event.rounds.exists():
+        again = ", so it can no longer be seeded again" if series.final_id == event.pk else ""
         raise StateConflict(
-            f"{event.name} has started; the final's entries are made before its first round.",
+            f"{event.name} has started; the final's entries are made before its first "
+            f"round{again}.",
             field="event",
         )
     check_carry_over(series.carry_over_step, event, field="event", error=StateConflict)
@@ -94,39 +201,73 @@ def create_final(
             "players, by series rank, qualify first.",
             field="qualifiers",
         )
+    reason = " ".join((reason or "").split())
+    unfinished = unfinished_legs(series)
+    if unfinished and not force:
+        names = ", ".join(leg.name for leg in unfinished)
+        raise StateConflict(
+            f"Not every leg is finished: {names}. Seed the final once they are, or force it "
+            "with a reason (shown on the series' page).",
+            field="legs",
+        )
+    if unfinished and not reason:
+        raise InvalidInput(
+            "Say why the final is seeded before every leg is finished.", field="reason"
+        )
+    if len(reason) > FORCED_REASON_MAX:
+        raise InvalidInput(f"The reason is at most {FORCED_REASON_MAX} characters.", field="reason")
     if derived.is_dirty(SERIES_STANDINGS, series.pk):
         refresh_series_standings(series=series)
-    qualified = list(
-        SeriesStanding.objects.filter(series=series, qualified=True)
-        .order_by("rank")
-        .select_related("player")
-    )
-    if not qualified:
+    if seed_by == SEED_BY_RATING and derived.is_dirty(ratings.RATINGS, ratings.KEY):
+        ratings.refresh_ratings(if_stale=True)
+    plan = final_plan(series, seed_by=seed_by)
+    if not plan:
         raise StateConflict("No player has qualified yet: no leg has finished.", field="event")
-    series_rank = {s.player_id: i for i, s in enumerate(qualified, start=1)}
-    if seed_by == SEED_BY_RATING:
-        if derived.is_dirty(ratings.RATINGS, ratings.KEY):
-            ratings.refresh_ratings(if_stale=True)
-        by_player = {s.player_id: s for s in qualified}
-        qualified = [by_player[p] for p in rating_order([s.player_id for s in qualified])]
     if event.status == Event.Status.DRAFT:
         Event.objects.filter(pk=event.pk).update(status=Event.Status.REGISTRATION)
-    players = {s.player_id for s in qualified}
-    # Seeds 1..n are the qualifiers'; anyone else entered already keeps no seed among them.
-    Entry.objects.filter(event=event, seed_number__lte=len(qualified)).exclude(
+    players = {f.player for f in plan}
+    others_seeded = Entry.objects.filter(event=event, seed_number__isnull=False).exclude(
         player_id__in=players
-    ).update(seed_number=None)
+    )
+    if series.final_id == event.pk:
+        # Seeded again: the earlier seeding's qualifiers who no longer qualify leave
+        # (nothing is played yet; only qualifiers hold seeds once a final is seeded).
+        others_seeded.delete()
+    else:
+        others_seeded.update(seed_number=None)  # the seeds are the qualifiers'
     Entry.objects.filter(event=event, player_id__in=players).update(seed_number=None)
-    Entry.objects.filter(event=event).update(carried_points=0)
-    for seed, standing in enumerate(qualified, start=1):
-        entry = Entry.objects.filter(event=event, player=standing.player).first()
+    carries = {f.player: f.carried for f in plan}
+    others, _ = wildcard_carry(series, {f.player: (f.carried, f.why) for f in plan})
+    Entry.objects.filter(event=event).exclude(player_id__in=players).update(carried_points=others)
+    for f in plan:
+        entry = Entry.objects.filter(event=event, player_id=f.player).first()
         if entry is None or entry.status != Entry.Status.ACTIVE:
-            entry = register_entry(event=event, player=standing.player, seed_number=seed, by=by)
-        carried = game_series.carried_score(series_rank[standing.player_id], series.carry_over_step)
-        Entry.objects.filter(pk=entry.pk).update(seed_number=seed, carried_points=carried)
+            player = Player.objects.get(pk=f.player)
+            entry = register_entry(event=event, player=player, seed_number=f.seed, by=by)
+        Entry.objects.filter(pk=entry.pk).update(
+            seed_number=f.seed, carried_points=carries[f.player]
+        )
     queue_standings_refresh(event)  # the carried-over scores, before any hand
     series.final = event
     series.final_seeded_at = timezone.now()  # its draw's seed is revealed from now on
-    with_history_user(series, by).save(update_fields=["final", "final_seeded_at", "updated_at"])
+    series.final_seed_by = seed_by
+    series.final_forced_reason = reason if unfinished else ""
+    with_history_user(series, by, f"final seeded: {reason}" if unfinished else None).save(
+        update_fields=[
+            "final",
+            "final_seeded_at",
+            "final_seed_by",
+            "final_forced_reason",
+            "updated_at",
+        ]
+    )
     screens_changed(event)  # its public page links to the series
-    return [s.player_id for s in qualified]
+    return [f.player for f in plan]
+
+
+def entrant_carries(series: Series, entries: list[Entry]) -> dict[int, tuple[int, str]]:
+    """player -> (carry, where it comes from) for the final's entries, as its page shows
+    them: a qualifier's by their series rank, anyone else's as the series sets."""
+    plan = {f.player: (f.carried, f.why) for f in final_plan(series)}
+    others = wildcard_carry(series, plan)
+    return {e.player_id: plan.get(e.player_id, others) for e in entries}

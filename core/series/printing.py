@@ -24,6 +24,7 @@ from core.pdf import (
     paper_size,
 )
 from core.series import selectors as reads
+from game import series as game_series
 from tournaments.models import Event, Series
 
 
@@ -87,8 +88,8 @@ def scoring_rules(series: Series) -> str:
     )
     return (
         f"Series points by place in each leg: {scale}; places beyond score 0.{dropped} "
-        "Ties: more points, then the better best place, then more legs played, then a "
-        "seeded draw. Q: qualified for the final."
+        f"{game_series.COUNTBACK_WORDS} A place marked = was shared. Q: qualified for the "
+        "final."
     )
 
 
@@ -120,7 +121,8 @@ def result_text(result: dict | None) -> str:
     if result is None:
         return ""
     points = str(result["points"]) if result["counted"] else f"({result['points']})"
-    return f"{points} #{result['place']}"
+    shared = "=" if result.get("shared") else ""
+    return f"{points} #{result['place']}{shared}"
 
 
 def standings_grid(series: Series, legs: list[Event], rows: list, width: float) -> Table:
@@ -144,7 +146,7 @@ def standings_grid(series: Series, legs: list[Event], rows: list, width: float) 
                 str(row.rank),
                 Paragraph(name, CELL),
                 *cells,
-                str(row.points),
+                f"{row.points:f}".rstrip("0").rstrip("."),
                 Paragraph(markup(prize), CELL),
             ]
         )

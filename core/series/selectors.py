@@ -14,6 +14,7 @@ from django.db.models import Count, Max, Q, QuerySet
 from core.errors import Missing
 from core.jobs import SERIES_STANDINGS
 from game import prizes as game_prizes
+from game import series as game_series
 from scoring.models import DerivedState, SeriesStanding, Standing
 from tournaments.models import Event, HouseRuleset, Round, Series
 
@@ -147,19 +148,31 @@ def results_by_leg(row: SeriesStanding, legs: list[Event]) -> list[dict | None]:
     return [found.get(leg.slug) for leg in legs]
 
 
-def final_places(legs: list[Event]) -> list[tuple[int, int, int]]:
-    """(event id, player id, final place) for every player of every final leg who
-    played at least one set in it (a set left unfinished counts): a player who withdrew
-    before their first set keeps a row in the leg's standings but earns nothing, and
-    the leg is not one they played. 2 queries."""
+def final_places(legs: list[Event]) -> dict[int, list[tuple[int, int, int]]]:
+    """event id -> (player id, final place, how many share it) for every player of every
+    final leg who played at least one set in it (a set left unfinished counts): a player
+    who withdrew before their first set keeps a row in the leg's standings but earns
+    nothing, and the leg is not one they played. Players level on everything the leg's
+    tiebreaks compare but its draw share the best place they cover
+    (`game.series.shared_places`). 2 queries."""
     rounds = final_rounds(legs)
     if not rounds:
-        return []
-    return list(
-        Standing.objects.filter(round_id__in=rounds.values(), sets_played__gt=0).values_list(
-            "event_id", "entry__player_id", "rank"
-        )
+        return {}
+    rows = Standing.objects.filter(round_id__in=rounds.values()).values_list(
+        "event_id", "entry__player_id", "rank", "sets_played", "tiebreaks"
     )
+    by_leg: dict[int, list[tuple]] = {}
+    for event_id, player, rank, played, tiebreaks in rows:
+        by_leg.setdefault(event_id, []).append((player, rank, played, tiebreaks))
+    places = {}
+    for event_id, standings in by_leg.items():
+        shared = game_series.shared_places(
+            [(rank, game_series.level_values(tiebreaks)) for _, rank, _, tiebreaks in standings]
+        )
+        places[event_id] = sorted(
+            (player, *shared[rank]) for player, rank, played, _ in standings if played > 0
+        )
+    return places
 
 
 @dataclass(frozen=True)
@@ -211,11 +224,25 @@ def series_standings(series: Series) -> list[SeriesStanding]:
         groups.setdefault(row.tie_group, []).append(row.rank)
     lines = prize_lines(series.prizes, list(groups.values()), series.prize_ties)
     names = dict(series.legs.values_list("slug", "name"))
+    above = None
     for row in rows:
         row.prize = lines.get(row.rank)
         for result in row.results:
             result["name"] = names.get(result["event"], result["event"])
+        row.tie_note = tie_note(row, above, names)
+        above = row
     return rows
+
+
+def tie_note(row: SeriesStanding, above: SeriesStanding | None, legs: dict[str, str]) -> str:
+    """Why a player level on points with the one above is below them, in words ("" when
+    points decided)."""
+    if above is None or row.decided_by not in game_series.DECIDED_WORDS:
+        return ""
+    how = game_series.DECIDED_WORDS[row.decided_by]
+    if row.decided_by == game_series.ON_LATEST_LEG and row.latest_leg:
+        how += f" ({legs.get(row.latest_leg, row.latest_leg)})"
+    return f"level on points with {above.player.name}: below {how}"
 
 
 def event_prizes(event: Event, standings: list) -> dict[int, PrizeLine]:

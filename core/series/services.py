@@ -39,11 +39,13 @@ SERIES_FIELDS = (
     "prizes",
     "prize_ties",
     "carry_over_step",
+    "ties_qualify",
+    "wildcard_carry",
 )
 # Set by an event's slug (null: none); checked and resolved by `final_event`.
 LINK_FIELDS = ("final",)
 # Changing these changes the series standings.
-RANKING_FIELDS = ("points_scale", "best_of", "qualifiers")
+RANKING_FIELDS = ("points_scale", "best_of", "qualifiers", "ties_qualify")
 # Shown on the public pages of its legs and final (which link to a public series).
 SHOWN_FIELDS = ("slug", "name", "season", "public")
 

@@ -10,6 +10,8 @@ closed.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from django.db import transaction
 from django.db.models import F
 
@@ -17,7 +19,7 @@ from core import background, derived
 from core.series import selectors as read
 from game import series as game_series
 from scoring.models import SeriesStanding
-from tournaments.models import Series
+from tournaments.models import Event, Series
 
 SERIES_STANDINGS = background.SERIES_STANDINGS
 COLLAPSE_SECONDS = 1.0
@@ -40,6 +42,24 @@ def refresh_series_job(series_id: int) -> int | None:
     return refresh_series_standings(series=series, if_stale=True)
 
 
+def counted_places(legs: list) -> tuple[dict[int, list], set[int]]:
+    """event id -> the leg's places the series counts, and the legs counted as they
+    stood: a final leg's places are read and kept on the leg (`Event.series_places`); a
+    leg reopened since (no longer final) counts as it was kept, provisionally, until it
+    is final again. 2 queries, and 1 write per leg whose places changed."""
+    places = read.final_places(legs)
+    provisional = set()
+    for leg in legs:
+        if leg.pk in places:
+            kept = [list(p) for p in places[leg.pk]]
+            if leg.series_places != kept:
+                Event.objects.filter(pk=leg.pk).update(series_places=kept)
+        elif leg.series_places:
+            places[leg.pk] = [tuple(p) for p in leg.series_places]
+            provisional.add(leg.pk)
+    return places, provisional
+
+
 @transaction.atomic
 def refresh_series_standings(*, series: Series, if_stale: bool = False) -> int:
     """Rebuild the series standings from the legs' final places; the new version. Takes
@@ -50,16 +70,18 @@ def refresh_series_standings(*, series: Series, if_stale: bool = False) -> int:
     changes = derived.seen(SERIES_STANDINGS, series.pk)
     legs = read.legs_of(series)
     order = {leg.pk: i for i, leg in enumerate(legs)}
-    places = read.final_places(legs)
+    places, provisional = counted_places(legs)
     rows = game_series.standings(
         [
-            game_series.LegPlace(order[event_id], player, place)
-            for event_id, player, place in places
+            game_series.LegPlace(order[event_id], player, place, shared)
+            for event_id, leg_places in places.items()
+            for player, place, shared in leg_places
         ],
         scale=series.points_scale,
         best_of=series.best_of,
         qualifiers=series.qualifiers,
         draw_seed=series.draw_seed,
+        ties_qualify=series.ties_qualify,
     )
     groups = game_series.tied_groups(rows)
     group_of = {rank: i for i, group in enumerate(groups, start=1) for rank in group}
@@ -70,20 +92,24 @@ def refresh_series_standings(*, series: Series, if_stale: bool = False) -> int:
                 series=series,
                 player_id=r.player,
                 rank=r.rank,
-                points=r.points,
+                points=as_points(r.points),
                 events_played=r.events_played,
                 best_place=r.best_place,
                 results=[
                     {
                         "event": legs[x.leg].slug,
                         "place": x.place,
-                        "points": x.points,
+                        "points": game_series.shown(x.points),
                         "counted": x.counted,
+                        "shared": x.shared,
+                        "provisional": legs[x.leg].pk in provisional,
                     }
                     for x in r.results
                 ],
                 qualified=r.qualified,
                 tie_group=group_of[r.rank],
+                decided_by=r.decided_by,
+                latest_leg=legs[r.latest_leg].slug if r.latest_leg is not None else "",
             )
             for r in rows
         ],
@@ -92,3 +118,8 @@ def refresh_series_standings(*, series: Series, if_stale: bool = False) -> int:
     Series.objects.filter(pk=series.pk).update(standings_version=F("standings_version") + 1)
     derived.built(SERIES_STANDINGS, series.pk, changes)
     return series.standings_version + 1
+
+
+def as_points(value) -> Decimal:
+    """Series points as stored: two decimals (a third of a place's points rounds)."""
+    return (Decimal(value.numerator) / Decimal(value.denominator)).quantize(Decimal("0.01"))

@@ -91,6 +91,11 @@ class Board:
         return sum(1 for row in self.field if not row.withdrawn)
 
     @property
+    def carries(self) -> bool:
+        """A series final's field: its entrants carry scores into it."""
+        return any(row.carried for row in self.field)
+
+    @property
     def round(self) -> int | None:
         return self.standings.round
 

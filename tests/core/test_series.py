@@ -81,12 +81,14 @@ def test_a_leg_scores_once_its_last_round_closes_and_the_job_rebuilds(series, pl
     assert series.standings_version >= 3
     assert not derived.is_dirty(SERIES, series.pk)
     rows = {s.player.name: s for s in SeriesStanding.objects.filter(series=series)}
-    # P0: 10, 6, 4 -> best two 16; P1: 6, 10, 6 -> 16; P1 and P0 tie on points and best
-    # place, and have both played three legs: the seeded draw separates them.
+    # P0: 10, 6, 4 -> best two 16; P1: 6, 10, 6 -> 16; level on points and on their
+    # counted places (1st and 2nd): the latest leg both played separates them (P1 2nd,
+    # P0 3rd), not the draw.
     assert rows["P0"].points == rows["P1"].points == 16
     assert [r["counted"] for r in rows["P0"].results] == [True, True, False]
-    assert {rows["P0"].rank, rows["P1"].rank} == {1, 2}
-    assert rows["P0"].tie_group == rows["P1"].tie_group
+    assert (rows["P1"].rank, rows["P0"].rank) == (1, 2)
+    assert (rows["P0"].decided_by, rows["P0"].latest_leg) == ("latest_leg", "leg-3")
+    assert rows["P0"].tie_group != rows["P1"].tie_group
     assert rows["P2"].rank == 3 and rows["P2"].points == 14  # 4 then 10
     assert [q for *_, q in table(series)] == [True, True, True] + [False] * 4
 
@@ -171,10 +173,13 @@ def test_tied_players_share_the_series_prizes(root, players):
         by=root,
     )  # fmt: skip
     p = players
-    leg(series, [p[0], p[1], p[2], p[3]], day=1)
-    leg(series, [p[0], p[2], p[1], p[3]], day=2)  # P1 and P2: 2nd and 3rd each
+    # P1 2nd in leg 1, P2 2nd in leg 2: level on points (6) and places (a 2nd), never at
+    # one leg together, so the countback cannot split them: the prizes are shared.
+    leg(series, [p[0], p[1], p[3], p[4]], day=1)
+    leg(series, [p[0], p[2], p[5], p[6]], day=2)
     series.refresh_from_db()
     by_name = {r.player.name: r for r in reads.series_standings(series)}
+    assert by_name["P2"].decided_by == "draw" or by_name["P1"].decided_by == "draw"
     assert by_name["P0"].prize.amount == Decimal("100.00")
     assert by_name["P1"].prize.amount == by_name["P2"].prize.amount == Decimal("37.50")
     assert by_name["P1"].prize.shared_with == (by_name["P2"].rank,)

@@ -202,11 +202,17 @@ class Event(models.Model):
     # and why (the event's page says so).
     results_changed_at = models.DateTimeField(null=True, blank=True)
     results_changed_reason = models.CharField(max_length=300, blank=True, default="")
+    # A leg's final places as its series last counted them, [player, place, shared]
+    # (null: never counted): kept while a reopened leg is being corrected, so nobody
+    # drops out of the series meanwhile (`core.series.standings`).
+    series_places = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Every change of a setting, who made it and when; the versions the pages key on
     # move on their own and are not settings.
-    history = HistoricalRecords(excluded_fields=["standings_version", "screen_version"])
+    history = HistoricalRecords(
+        excluded_fields=["standings_version", "screen_version", "series_places"]
+    )
 
     class Meta:
         ordering = ["-starts_on", "name"]

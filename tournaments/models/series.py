@@ -52,6 +52,18 @@ class Series(models.Model):
     carry_over_step = models.PositiveSmallIntegerField(
         default=0, validators=[MaxValueValidator(500)]
     )
+    # Players level with the last qualifier after the countback's non-random steps all
+    # qualify (off: the series' draw decides who takes the last places).
+    ties_qualify = models.BooleanField(default=False)
+    # What an entrant of the final who is not a qualifier (a wildcard, a reserve) carries
+    # into it; empty: the lowest qualifier's carry.
+    wildcard_carry = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(100_000)]
+    )
+    # The final was seeded while counted legs were unfinished: the organiser's reason.
+    final_forced_reason = models.CharField(max_length=300, blank=True, default="")
+    # How the final's entries were seeded: "series" (by series rank) or "rating".
+    final_seed_by = models.CharField(max_length=8, blank=True, default="")
     prizes = models.JSONField(default=list, blank=True)
     prize_ties = models.CharField(
         max_length=8, choices=[(p, p) for p in PRIZE_TIE_POLICIES], default=PRIZE_DRAW

@@ -1,0 +1,179 @@
+"""Circuits that stay fair, through the API (README, "Circuits"): a leg's draw hands
+out no series points, series ties go to a published countback, level players carry the
+same into the final, and the final stays in step with its series."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.test import Client
+
+from core import services
+from tests.core.ratings_world import closed_round
+from tests.fixtures import make_event, make_round
+from tournaments.models import Entry, Event, Player
+
+# Real commits: the series standings are rebuilt when a leg's standings commit.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SERIES = "/api/v1/series/circuit/"
+
+
+@pytest.fixture
+def players(db) -> list[Player]:
+    return [Player.objects.create(name=f"P{i}") for i in range(10)]
+
+
+@pytest.fixture
+def series(root):
+    return services.create_series(
+        data={"slug": "circuit", "name": "Circuit", "qualifiers": 4, "carry_over_step": 25},
+        by=root,
+    )
+
+
+def two_table_leg(series, players: list[Player], *, day: int, finish: bool = True) -> Event:
+    """A one-round leg at two tables of four that score alike hand for hand (the first
+    seated goes out every hand): players[0] and players[4] level on everything but the
+    draw, players[1] and players[5], and so on."""
+    event = make_event(slug=f"leg-{day}", starts_on=date(2027, 1, day), rounds_planned=1)
+    services.add_leg(series=series, event=event)
+    closed_round(event, [players[0:4], players[4:8]])
+    if finish:
+        services.finish_event(event=event)
+    return event
+
+
+def standings(client) -> dict[str, dict]:
+    rows = client.get(SERIES + "standings/").json()["standings"]
+    return {row["player"]["name"]: row for row in rows}
+
+
+def test_players_level_but_for_a_legs_draw_share_its_series_points(api, root, series, players):
+    """The leg's draw used to give 100 and 80 to two players level on everything else."""
+    two_table_leg(series, players, day=1)
+    rows = standings(api.as_())
+    # Scale 100, 80, 65, 55, 50, 45, 40, 36: 1st-2nd shared 90, 3rd-4th 60, 5th-6th 47.5.
+    assert [rows[f"P{i}"]["points"] for i in (0, 4, 1, 5, 2, 6, 3, 7)] == [
+        90, 90, 60, 60, 47.5, 47.5, 38, 38,
+    ]  # fmt: skip
+    result = rows["P2"]["results"][0]
+    assert (result["place"], result["points"], result["shared"]) == (5, 47.5, True)
+    second = min((rows["P0"], rows["P4"]), key=lambda r: -r["rank"])
+    assert second["decided_by"] == "draw"
+    assert second["tie_note"].endswith("below by the series' draw")
+
+
+def test_the_countback_looks_at_results_then_the_latest_leg_before_the_draw(
+    api, root, series, players
+):
+    p = players
+    two_table_leg(series, p, day=1)
+    # Leg 2: P1 and P5 meet at one table, P5 ahead; nothing else changes their totals.
+    event = make_event(slug="leg-2", starts_on=date(2027, 1, 2), rounds_planned=1)
+    services.add_leg(series=series, event=event)
+    closed_round(event, [[p[5], p[1], p[8], p[9]]])
+    services.finish_event(event=event)
+    rows = standings(api.as_())
+    # P5: 60 + 100 = 160; P1: 60 + 80 = 140: points decide. P0/P4: 90 each, level on
+    # their results (a shared 1st), they never met in leg 2: the draw decides.
+    assert rows["P5"]["points"] == 160 and rows["P1"]["points"] == 140
+    assert {rows["P0"]["decided_by"], rows["P4"]["decided_by"]} == {"points", "draw"}
+
+
+def test_level_players_carry_the_same_and_a_wildcard_the_lowest_qualifiers(
+    api, root, series, players
+):
+    """Three players level on points used to carry 0, 25 and 50, split by legs not
+    counted and the draw; an entrant who was no qualifier carried 0, like the leader."""
+    two_table_leg(series, players, day=1)
+    two_table_leg(series, players, day=2)
+    final = Event.objects.create(slug="final", name="Final", status=Event.Status.REGISTRATION)
+    final.directors.add(root)
+    Entry.objects.create(event=final, player=players[9])  # a wildcard
+    client = api.as_(root)
+    seeded = client.post(SERIES + "final/", {"event": "final"}, format="json")
+    assert seeded.status_code == 200, seeded.json()
+    listed = client.get("/api/v1/events/final/entries/").json()["results"]
+    entries = {e["name"]: e for e in listed}
+    carried = {name: entries[name]["carried_points"] for name in ("P0", "P4", "P1", "P5")}
+    # P0 and P4 level (carry rank 1's 0), P1 and P5 level (rank 3's: 2 * 25).
+    assert carried == {"P0": 0, "P4": 0, "P1": 50, "P5": 50}
+    assert entries["P9"]["carried_points"] == 50  # the lowest qualifier's carry
+    page = client.get("/events/final/").content.decode()
+    assert "Carries into the final" in page and "not a qualifier" in page
+
+
+def test_the_final_waits_for_the_legs_unless_forced_with_a_reason(api, root, series, players):
+    two_table_leg(series, players, day=1)
+    two_table_leg(series, players, day=2, finish=False)  # its last round closed: scored
+    in_play = make_event(slug="leg-3", starts_on=date(2027, 1, 3), rounds_planned=1)
+    services.add_leg(series=series, event=in_play)
+    make_round(in_play)
+    final = Event.objects.create(slug="final", name="Final", status=Event.Status.REGISTRATION)
+    final.directors.add(root)
+    client = api.as_(root)
+    refused = client.post(SERIES + "final/", {"event": "final"}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["legs"][0].startswith(f"Not every leg is finished: {in_play.name}.")
+    no_reason = client.post(SERIES + "final/", {"event": "final", "force": True}, format="json")
+    assert no_reason.status_code == 400 and "reason" in no_reason.json()
+    assert not Entry.objects.filter(event=final).exists()
+    forced = client.post(
+        SERIES + "final/",
+        {"event": "final", "force": True, "reason": "the venue of leg 3 flooded"},
+        format="json",
+    )
+    assert forced.status_code == 200
+    assert client.get(SERIES).json()["final_forced_reason"] == "the venue of leg 3 flooded"
+    page = client.get("/series/circuit/").content.decode()
+    assert "seeded before every leg had finished: the venue of leg 3 flooded" in page
+
+
+def test_a_final_out_of_step_says_what_would_change_and_is_reseeded(api, root, series, players):
+    two_table_leg(series, players, day=1)
+    final = Event.objects.create(slug="final", name="Final", status=Event.Status.REGISTRATION)
+    final.directors.add(root)
+    client = api.as_(root)
+    assert client.post(SERIES + "final/", {"event": "final"}, format="json").status_code == 200
+    assert client.get(SERIES).json()["final_out_of_step"] is False
+    assert client.patch(SERIES, {"qualifiers": 2}, format="json").status_code == 200
+    shown = client.get(SERIES).json()
+    assert shown["final_out_of_step"] is True
+    leaving = [
+        c for c in shown["final_changes"] if c.endswith("would leave (no longer a qualifier)")
+    ]
+    assert len(leaving) == 2
+    organiser = Client()
+    organiser.force_login(root)
+    page = organiser.get("/organiser/circuit/").content.decode()
+    assert "The final is out of step with the series." in page
+    assert page.count("would leave (no longer a qualifier)") == 2
+    again = client.post(SERIES + "final/", {"event": "final"}, format="json")
+    assert again.status_code == 200 and len(again.json()["entries"]) == 2
+    assert Entry.objects.filter(event=final).count() == 2  # the two others left
+    assert client.get(SERIES).json()["final_out_of_step"] is False
+    services.register_entry(event=final, player=players[8])
+    services.register_entry(event=final, player=players[9])
+    make_round(final, table_sizes=(4,))
+    assert client.patch(SERIES, {"qualifiers": 4}, format="json").status_code == 200
+    late = client.post(SERIES + "final/", {"event": "final"}, format="json")
+    assert late.status_code == 409
+    assert late.json()["event"][0].endswith("so it can no longer be seeded again.")
+
+
+def test_a_reopened_leg_counts_as_it_stood_until_it_is_final_again(api, root, series, players):
+    """Reopening a finished leg's last round used to drop the leg from the series at once:
+    players fell out of qualification while a correction was being made."""
+    leg = two_table_leg(series, players, day=1)
+    before = {name: row["points"] for name, row in standings(api.as_()).items()}
+    services.reopen_round(round=leg.rounds.get(), reason="a score to check", by=root)
+    rows = standings(api.as_())
+    assert {name: row["points"] for name, row in rows.items()} == before
+    assert all(r["results"][0]["provisional"] for r in rows.values())
+    page = api.as_().get("/series/circuit/").content.decode()
+    assert "provisional" in page
+    services.close_round(round=leg.rounds.get(), by=root)
+    services.finish_event(event=leg)
+    assert not any(r["results"][0]["provisional"] for r in standings(api.as_()).values())
