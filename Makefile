@@ -7,6 +7,8 @@ PYTEST_ARGS ?=
 # `make test` runs the suite in this many processes (pytest-xdist), each on a test
 # database of its own; PYTEST_ARGS="-n 0 tests/..." runs a few tests in this one.
 TEST_WORKERS ?= 4
+# `make demo PORT=8080` serves the demo on another port.
+PORT ?= 8000
 
 .PHONY: install demo test lint format clean
 
@@ -36,7 +38,7 @@ demo: install
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_screens \
 		kingston-open ocho-rios-open
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_series --if-missing
-	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:8000
+	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # The whole suite on the database DATABASE_URL names (SQLite when unset), in parallel.
 test: install

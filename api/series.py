@@ -17,6 +17,7 @@ from api.series_serializers import (
     FinalSerializer,
     HouseRulesetSerializer,
     LegSerializer,
+    ReopenSeriesSerializer,
     SeriesSerializer,
     SeriesStandingsSerializer,
 )
@@ -163,6 +164,25 @@ class SeriesStandingsView(SeriesScoped, APIView):
     @extend_schema(responses=SeriesStandingsSerializer)
     def get(self, request, slug: str):
         return Response(SeriesStandingsSerializer(standings_document(self.series)).data)
+
+
+class SeriesReopen(SeriesScoped, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=ReopenSeriesSerializer,
+        responses=SeriesSerializer,
+        description="Once the final's first hand is recorded the series' qualification is "
+        "frozen; reopening it (with a reason, shown on its page) allows its legs, their "
+        "results and its ranking settings to change again.",
+    )
+    def post(self, request, slug: str):
+        body = ReopenSeriesSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        series = services.reopen_series(
+            series=self.series, reason=body.validated_data["reason"], by=request.user
+        )
+        return Response(SeriesSerializer(series, context={"request": request}).data)
 
 
 class SeriesFinal(SeriesScoped, APIView):

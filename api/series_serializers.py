@@ -82,6 +82,12 @@ class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
     final_forced_reason = serializers.CharField(
         read_only=True, help_text="why the final was seeded before every leg had finished"
     )
+    reopened_at = serializers.DateTimeField(
+        read_only=True,
+        allow_null=True,
+        help_text="when the series was reopened after its final began",
+    )
+    reopened_reason = serializers.CharField(read_only=True)
     draw_commitment = serializers.CharField(
         read_only=True, help_text="SHA-256 (hex) of the series' secret draw seed"
     )
@@ -101,6 +107,8 @@ class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
             "final_out_of_step",
             "final_changes",
             "final_forced_reason",
+            "reopened_at",
+            "reopened_reason",
             "draw_commitment",
             "draw_seed",
         ]
@@ -201,6 +209,10 @@ class FinalSerializer(serializers.Serializer):
         default="series",
         required=False,
     )
+
+
+class ReopenSeriesSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=300, help_text="why, shown on the series' page")
 
 
 class FinalCreatedSerializer(serializers.Serializer):

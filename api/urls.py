@@ -65,6 +65,7 @@ urlpatterns = [
         name="series-standings",
     ),
     path("series/<slug:slug>/final/", series.SeriesFinal.as_view(), name="series-final"),
+    path("series/<slug:slug>/reopen/", series.SeriesReopen.as_view(), name="series-reopen"),
     path("rulesets/", series.HouseRulesetList.as_view(), name="house-rulesets"),
     path("rulesets/<slug:slug>/", series.HouseRulesetDetail.as_view(), name="house-ruleset"),
 ]

@@ -66,7 +66,14 @@ from core.seating.services import (
     swap_players,
 )
 from core.series.final import create_final
-from core.series.services import add_leg, create_series, remove_leg, update_series
+from core.series.services import (
+    add_leg,
+    create_series,
+    final_started,
+    remove_leg,
+    reopen_series,
+    update_series,
+)
 from core.series.standings import queue_series_refresh, refresh_series_standings
 from core.site.services import set_site_url
 from core.standings.services import queue_standings_refresh, refresh_standings
@@ -97,6 +104,8 @@ __all__ = [
     "queue_series_refresh",
     "refresh_series_standings",
     "remove_leg",
+    "reopen_series",
+    "final_started",
     "update_series",
     "MAX_SEED",
     "Recorded",

@@ -184,6 +184,8 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         ),
         "stale": reads.standings_stale(series),
         "out_of_step": selectors.out_of_step(series),
+        "final_started": services.final_started(series),
+        "final_seated": series.final is not None and series.final.rounds.exists(),
         "unfinished": [leg.event for leg in legs if not leg.scored],
     }
     return render(request, "director/series.html", context)
@@ -237,6 +239,20 @@ def remove_leg(request: HttpRequest, slug: str, event: str) -> HttpResponse:
         request,
         f"{leg.name} is no longer a leg of the series.",
         lambda: services.remove_leg(series=series, event=leg, by=request.user),
+        series_url(series),
+    )
+
+
+@login_required
+@require_POST
+def reopen_series(request: HttpRequest, slug: str) -> HttpResponse:
+    series = organised(request, slug)
+    return act(
+        request,
+        "The series is reopened: its legs, their results and its settings may change again.",
+        lambda: services.reopen_series(
+            series=series, reason=request.POST.get("reason", ""), by=request.user
+        ),
         series_url(series),
     )
 

@@ -17,4 +17,5 @@ urlpatterns = [
     path("<slug:slug>/legs/", series.add_leg, name="series-add-leg"),
     path("<slug:slug>/legs/<slug:event>/remove/", series.remove_leg, name="series-remove-leg"),
     path("<slug:slug>/final/", series.create_final, name="series-final"),
+    path("<slug:slug>/reopen/", series.reopen_series, name="series-reopen"),
 ]

@@ -13,6 +13,14 @@ from core import printing
 from core.series import selectors as reads
 from core.standings import exports
 from game import series as game_series
+from tournaments.models import Event
+
+
+def series_over(series, legs: list) -> bool:
+    """The series' results are final: its final finished, or (without one) every leg."""
+    if series.final is not None:
+        return series.final.status == Event.Status.FINISHED
+    return bool(legs) and all(leg.scored for leg in legs)
 
 
 def cut_after(rows: list) -> int | None:
@@ -28,14 +36,16 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
     series = reads.series_for(request.user, slug)
     legs = reads.legs_of(series)
     rows = reads.series_standings(series)
+    rows_of_legs = reads.leg_rows(legs)
     for row in rows:
         row.cells = reads.results_by_leg(row, legs)
     context = {
         "series": series,
-        "legs": reads.leg_rows(legs),
+        "legs": rows_of_legs,
         "rows": rows,
         "final": series.final,
         "cut": cut_after(rows),
+        "series_over": series_over(series, rows_of_legs),
         "countback_words": game_series.COUNTBACK_WORDS,
         "prize_table": reads.prize_table(series.prizes),  # shown before any leg is scored
     }

@@ -126,6 +126,9 @@ EVENT_FIELDS = (
 # event's "house_rules"); which series it is a leg of does not travel (a series is the
 # importing site's to make).
 EVENT_LINKS = ("custom_ruleset", "series")
+# What the site keeps about the event for its series (the places a series last counted
+# from it): the series' own, so it does not travel either.
+EVENT_LOCAL = ("series_places",)
 HOUSE_RULES = "house_rules"
 # The event itself is implicit in these models' "event" field.
 IMPLICIT_EVENT = {"entries", "rounds", "standings", "announcements"}

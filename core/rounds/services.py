@@ -24,6 +24,7 @@ from core.ratings.services import queue_ratings_refresh
 from core.rounds.selectors import round_progress
 from core.seating.selectors import contenders_for
 from core.seating.services import check_seed, discard_draft
+from core.series.services import check_qualification_open
 from core.standings.services import queue_standings_refresh
 from core.table_entry.services import issue_codes
 from game.rulesets import deal_problem
@@ -230,6 +231,8 @@ def reopen_round(*, round: Round, reason: str = "", by: AbstractBaseUser | None 
     rounds = list(Round.objects.select_for_update().filter(event=event).order_by("number"))
     round_ = next(r for r in rounds if r.pk == round.pk)
     draft = check_can_reopen(round_, rounds)
+    if event.series_id is not None:  # a leg: its series' qualification may be frozen
+        check_qualification_open(event.series, field="round")
     reason = " ".join((reason or "").split())
     if len(reason) > REOPEN_REASON_MAX:
         raise InvalidInput(f"The reason is at most {REOPEN_REASON_MAX} characters.", field="reason")

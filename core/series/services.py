@@ -17,6 +17,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from core.common import full_clean_or_raise, with_history_user
 from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
@@ -26,6 +27,7 @@ from core.screens.services import screens_changed
 from core.series.standings import queue_series_refresh
 from game import prizes as game_prizes
 from game import series as game_series
+from scoring.models import Hand
 from tournaments.models import Entry, Event, Series
 
 SERIES_FIELDS = (
@@ -252,6 +254,8 @@ def update_series(
     series = Series.objects.select_for_update().get(pk=series.pk)
     check_series(data)
     reranked = any(f in data and data[f] != getattr(series, f) for f in RANKING_FIELDS)
+    if reranked:
+        check_qualification_open(series, field=next(f for f in RANKING_FIELDS if f in data))
     shown = {f: getattr(series, f) for f in SHOWN_FIELDS}
     if not data:
         return series  # nothing to change: no save, no history row
@@ -287,6 +291,46 @@ def update_series(
     return series
 
 
+def final_started(series: Series) -> bool:
+    """Whether the series' final has its first hand recorded: 1 query (none without a
+    final)."""
+    if series.final_id is None:
+        return False
+    return Hand.objects.filter(table__round__event_id=series.final_id).exists()
+
+
+def check_qualification_open(series: Series, *, field: str = "series") -> None:
+    """Once the final's first hand is recorded the series' qualification is frozen: a
+    change to its legs, its ranking settings or a leg's results is refused until the
+    organiser reopens the series with a reason (`reopen_series`)."""
+    if series.reopened_at is None and final_started(series):
+        raise StateConflict(
+            f"The final of {series} has started, so the series' qualification is frozen. "
+            "Its organiser reopens the series, with a reason, before a leg or a setting "
+            "that ranks it changes.",
+            field=field,
+        )
+
+
+@for_request("series")
+def reopen_series(*, series: Series, reason: str, by: AbstractBaseUser | None = None) -> Series:
+    """Allow changes to a series whose final has started (its legs' results, its legs,
+    its ranking settings), with the organiser's reason, kept and shown on its page."""
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise InvalidInput("Say why the series is reopened.", field="reason")
+    limit = Series._meta.get_field("reopened_reason").max_length
+    if len(reason) > limit:
+        raise InvalidInput(f"The reason is at most {limit} characters.", field="reason")
+    series.reopened_at = timezone.now()
+    series.reopened_reason = reason
+    with_history_user(series, by, f"reopened: {reason}").save(
+        update_fields=["reopened_at", "reopened_reason", "updated_at"]
+    )
+    return series
+
+
 @for_request("series")
 def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None) -> Event:
     """Make `event` a leg of `series` (an event is a leg of at most one series)."""
@@ -303,6 +347,7 @@ def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None)
     if series.final_id == event.pk:
         raise StateConflict(f"{event.name} is this series' final, not a leg.", field="event")
     check_public_event(series.public, event, as_="a leg")
+    check_qualification_open(series, field="event")
     event.series = series
     event.save(update_fields=["series", "updated_at"])
     screens_changed(event)  # its public page links to the series
@@ -315,6 +360,7 @@ def remove_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = No
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.series_id != series.pk:
         raise InvalidInput(f"{event.name} is not a leg of this series.", field="event")
+    check_qualification_open(series, field="event")
     event.series = None
     event.save(update_fields=["series", "updated_at"])
     screens_changed(event)

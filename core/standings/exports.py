@@ -117,6 +117,7 @@ SERIES_COLUMNS = (
     "best_place",
     "qualified",
     "results",
+    "tie_note",
     "prize",
 )
 
@@ -129,15 +130,18 @@ def series_rows(series: Series) -> list[dict[str, Any]]:
             "rank": row.rank,
             "player_id": row.player_id,
             "player": row.player.name,
-            "points": row.points,
+            "points": f"{row.points:f}".rstrip("0").rstrip("."),
             "events_played": row.events_played,
             "best_place": row.best_place,
             "qualified": row.qualified,
             "results": "; ".join(
                 f"{r['name']}: place {r['place']}, {r['points']} points"
+                + (" (place shared)" if r.get("shared") else "")
+                + (" (provisional)" if r.get("provisional") else "")
                 + ("" if r["counted"] else " (dropped)")
                 for r in row.results
             ),
+            "tie_note": row.tie_note,
             "prize": prize_text(row.prize.amount, row.prize.item, row.prize.shared_with)
             if row.prize
             else "",

@@ -4,6 +4,8 @@ same into the final, and the final stays in step with its series."""
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import date
 
 import pytest
@@ -11,7 +13,7 @@ from django.test import Client
 
 from core import services
 from tests.core.ratings_world import closed_round
-from tests.fixtures import make_event, make_round
+from tests.fixtures import hand_at, make_event, make_round
 from tournaments.models import Entry, Event, Player
 
 # Real commits: the series standings are rebuilt when a leg's standings commit.
@@ -177,3 +179,68 @@ def test_a_reopened_leg_counts_as_it_stood_until_it_is_final_again(api, root, se
     services.close_round(round=leg.rounds.get(), by=root)
     services.finish_event(event=leg)
     assert not any(r["results"][0]["provisional"] for r in standings(api.as_()).values())
+
+
+def test_once_the_final_has_begun_the_qualification_is_frozen_until_reopened(
+    api, root, series, players
+):
+    leg = two_table_leg(series, players, day=1)
+    final = Event.objects.create(slug="final", name="Final", status=Event.Status.REGISTRATION)
+    final.directors.add(root)
+    client = api.as_(root)
+    assert client.post(SERIES + "final/", {"event": "final"}, format="json").status_code == 200
+    round_ = make_round(final, table_sizes=(4,), entries=list(final.entries.all()))
+    services.record_hand(table=round_.tables.get(), number=1, entry=hand_at([1, 2, 3, 4]))
+    refused = client.patch(SERIES, {"qualifiers": 2}, format="json")
+    assert refused.status_code == 409
+    assert "the series' qualification is frozen" in refused.json()["qualifiers"][0]
+    reopen_leg = client.post(
+        f"/api/v1/events/{leg.slug}/rounds/1/reopen/", {"reason": "a typo"}, format="json"
+    )
+    assert reopen_leg.status_code == 409 and "frozen" in reopen_leg.json()["round"][0]
+    assert client.post(SERIES + "reopen/", {"reason": ""}, format="json").status_code == 400
+    reopened = client.post(
+        SERIES + "reopen/", {"reason": "leg 1's sheet had a typo"}, format="json"
+    )
+    assert reopened.status_code == 200
+    assert reopened.json()["reopened_reason"] == "leg 1's sheet had a typo"
+    again = client.post(
+        f"/api/v1/events/{leg.slug}/rounds/1/reopen/", {"reason": "a typo"}, format="json"
+    )
+    assert again.status_code == 200
+    page = client.get("/series/circuit/").content.decode()
+    assert "after its final began: leg 1&#x27;s sheet had a typo" in page
+
+
+def test_the_organisers_page_seeds_a_final_early_only_with_a_reason(root, series, players):
+    two_table_leg(series, players, day=1)
+    in_play = make_event(slug="leg-2", starts_on=date(2027, 1, 2), rounds_planned=1)
+    services.add_leg(series=series, event=in_play)
+    final = Event.objects.create(slug="final", name="Final", status=Event.Status.REGISTRATION)
+    final.directors.add(root)
+    organiser = Client()
+    organiser.force_login(root)
+    page = organiser.get("/organiser/circuit/").content.decode()
+    assert f"Not every leg is finished: {in_play.name}." in page
+    refused = organiser.post("/organiser/circuit/final/", {"event": "final"}, follow=True)
+    assert f"Not every leg is finished: {in_play.name}." in refused.content.decode()
+    assert not Entry.objects.filter(event=final).exists()
+    forced = organiser.post(
+        "/organiser/circuit/final/",
+        {"event": "final", "force": "on", "reason": "leg 2 is postponed to next season"},
+        follow=True,
+    )
+    assert "4 qualifiers are entered in Final" in forced.content.decode()
+    series.refresh_from_db()
+    assert series.final_forced_reason == "leg 2 is postponed to next season"
+
+
+def test_the_series_csv_and_pdf_say_which_places_were_shared(api, series, players):
+    two_table_leg(series, players, day=1)
+    text = api.as_().get("/series/circuit/standings.csv").content.decode("utf-8-sig")
+    rows = {row["player"]: row for row in csv.DictReader(io.StringIO(text))}
+    assert rows["P2"]["points"] == "47.5"
+    assert rows["P2"]["results"].endswith("place 5, 47.5 points (place shared)")
+    assert any(row["tie_note"].endswith("below by the series' draw") for row in rows.values())
+    pdf = api.as_().get("/series/circuit/standings.pdf").content
+    assert pdf.startswith(b"%PDF")

@@ -270,7 +270,9 @@ def test_the_archive_covers_every_field_of_every_model():
             history = {f.name for f in section.history_model._meta.concrete_fields}
             assert history == fields | set(archive.HISTORY_FIELDS) | {"history_id"}, section.name
     event_fields = {f.name for f in Event._meta.concrete_fields}
-    assert event_fields == set(archive.EVENT_FIELDS) | set(archive.EVENT_LINKS) | {"id"}
+    assert event_fields == (
+        set(archive.EVENT_FIELDS) | set(archive.EVENT_LINKS) | set(archive.EVENT_LOCAL) | {"id"}
+    )
     assert [f.name for f in Event._meta.many_to_many] == ["directors"]
 
 

@@ -64,6 +64,11 @@ class Series(models.Model):
     final_forced_reason = models.CharField(max_length=300, blank=True, default="")
     # How the final's entries were seeded: "series" (by series rank) or "rating".
     final_seed_by = models.CharField(max_length=8, blank=True, default="")
+    # Once the final's first hand is recorded the qualification is frozen: a change to
+    # the series' legs or their results is refused until the organiser reopens it, when
+    # and why (kept, shown on the series' page).
+    reopened_at = models.DateTimeField(null=True, blank=True, editable=False)
+    reopened_reason = models.CharField(max_length=300, blank=True, default="")
     prizes = models.JSONField(default=list, blank=True)
     prize_ties = models.CharField(
         max_length=8, choices=[(p, p) for p in PRIZE_TIE_POLICIES], default=PRIZE_DRAW
