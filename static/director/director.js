@@ -135,6 +135,12 @@
     if (question && !window.confirm(question)) event.preventDefault();
   });
 
+  // An action's result, kept in view at the top until the director dismisses it.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest(".flash-dismiss") : null;
+    if (button) button.parentNode.remove();
+  });
+
   // A link that asks first (printing QR codes that point at a loopback address).
   document.addEventListener("click", function (event) {
     var link = event.target.closest ? event.target.closest("a[data-confirm]") : null;

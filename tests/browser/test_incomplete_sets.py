@@ -82,3 +82,20 @@ def test_force_close_reopen_and_finish_from_the_dashboard(live_server, new_page,
     changed = page.text_content(".results-changed")
     assert "Results changed" in changed
     assert "Round 1 reopened: table 1 found its missing hands" in changed
+
+
+def test_closing_a_round_with_hands_missing_says_why_in_view(live_server, new_page, event):
+    """The reason used to sit far above the screen: every load scrolls to "Go to table"."""
+    page = new_page(width=1280, height=700)
+    sign_in(page, live_server)
+    page.goto(live_server.url + "/director/kingston/")
+    page.click("text=Close round 1")
+    reason = page.locator(".flash-error")
+    reason.wait_for()
+    assert reason.text_content().startswith("Hands are missing: table 1 has 0 of 9")
+    box = reason.bounding_box()
+    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 700
+    assert page.evaluate("document.activeElement.name") == "table"  # the next action
+    page.click(".flash-dismiss")
+    assert page.locator(".flash").count() == 0
+    assert Round.objects.get(event__slug="kingston").status == "published"
