@@ -94,7 +94,7 @@ def test_closing_a_round_with_hands_missing_says_why_in_view(live_server, new_pa
     reason.wait_for()
     assert reason.text_content().startswith("Hands are missing: table 1 has 0 of 9")
     box = reason.bounding_box()
-    assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 700
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 700
     assert page.evaluate("document.activeElement.name") == "table"  # the next action
     page.click(".flash-dismiss")
     assert page.locator(".flash").count() == 0
