@@ -107,7 +107,16 @@ def test_a_whole_set_is_typed_with_the_keyboard_alone(live_server, new_page, eve
 
     for hand in range(1, 10):
         page.wait_for_selector(f"#hand-{hand}[data-state=saved]")
-    # After the last hand, the cursor waits on "Lock table 1".
+    # After the last hand, the cursor waits on "Lock table 1"; a stray Enter there asks
+    # first, and saying no leaves the table open.
+    assert page.evaluate("document.activeElement.id") == "lock-table"
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    assert asked == [
+        "Lock table 1? Its hands can no longer be entered or corrected until you unlock it."
+    ]
     assert page.evaluate("document.activeElement.id") == "lock-table"
 
     # Worked out by hand: hand 4 is down and out (the others' cards count double),
