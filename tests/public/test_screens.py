@@ -94,6 +94,11 @@ def test_until_the_first_hand_the_event_page_and_projector_say_where_everyone_si
         assert response.status_code == 200, path
         fragment = response.content.decode()
         assert 'data-phase="standings"' in fragment and "Find your table" not in fragment
+    # The projector's heading says the round in play, not the last one closed.
+    assert (
+        "Standings: round 1 in play"
+        in client.get(old["/events/kingston/projector/"]).content.decode()
+    )
 
 
 def test_the_seating_board_finds_a_player_by_name(client, event):
