@@ -156,7 +156,10 @@ class TableSerializer(serializers.Serializer):
         "hands missing here)",
     )
     closed_after_hand = serializers.IntegerField(source="closed_after", allow_null=True)
-    why = serializers.CharField(help_text="why a closed or forced table's sets are incomplete")
+    why = serializers.CharField(
+        help_text="why a closed or forced table stopped short, and how its hands not played "
+        "are scored"
+    )
     hands_needed = serializers.IntegerField()
     hands_scored = serializers.IntegerField()
     adjusted = AdjustedScoreSerializer(

@@ -74,7 +74,7 @@ class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
     standings_version = serializers.IntegerField(read_only=True)
     final_out_of_step = serializers.SerializerMethodField(
         help_text="the seeded final no longer matches the series standings: POST "
-        ".../final/ again (same event) reseeds it"
+        ".../final/ again (same event) reseeds it (null in a list of series)"
     )
     final_changes = serializers.SerializerMethodField(
         help_text="what reseeding the final would change, in words"
@@ -123,13 +123,18 @@ class SeriesSerializer(PrizesAsJson, serializers.ModelSerializer):
             found[series.pk] = selectors.out_of_step(series)
         return found[series.pk]
 
-    @extend_schema_field(serializers.BooleanField())
-    def get_final_out_of_step(self, series: Series) -> bool:
-        return bool(self.changes(series))
+    def listed(self) -> bool:
+        """In a list of series: the final's step is read from each series' own document
+        (a few queries each, not for every series of a list)."""
+        return isinstance(self.parent, serializers.ListSerializer)
 
-    @extend_schema_field(serializers.ListField(child=serializers.CharField()))
-    def get_final_changes(self, series: Series) -> list[str]:
-        return self.changes(series)
+    @extend_schema_field(serializers.BooleanField(allow_null=True))
+    def get_final_out_of_step(self, series: Series) -> bool | None:
+        return None if self.listed() else bool(self.changes(series))
+
+    @extend_schema_field(serializers.ListField(child=serializers.CharField(), allow_null=True))
+    def get_final_changes(self, series: Series) -> list[str] | None:
+        return None if self.listed() else self.changes(series)
 
 
 class LegSerializer(serializers.ModelSerializer):

@@ -29,7 +29,8 @@ def leaving_message(entry: Entry, verb: str) -> str:
     if table.closed_after_hand is not None:
         text += (
             f" Table {table.number} has fewer than three players left, so it closed after "
-            f"hand {table.closed_after_hand}: its sets are incomplete."
+            f"hand {table.closed_after_hand}: once the round is closed, the hands it could not "
+            "play are scored from the field for the players still at it."
         )
     return text
 

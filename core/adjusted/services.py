@@ -71,8 +71,12 @@ def drop_adjusted(round_: Round) -> None:
 
 
 def adjust_closed_rounds(event: Event) -> int:
-    """Every closed round's adjusted scores made again (a full rebuild)."""
+    """Every closed round's adjusted scores made again from its hands (a full rebuild):
+    the same values, unless they were lost. A round closed before adjusted scores
+    existed (none made: `adjusted_at` empty) keeps its results as they were ranked."""
     return sum(
         adjust_round(r)
-        for r in event.rounds.filter(status=Round.Status.CLOSED).select_related("event")
+        for r in event.rounds.filter(
+            status=Round.Status.CLOSED, adjusted_at__isnull=False
+        ).select_related("event")
     )

@@ -358,7 +358,8 @@ def too_few_left(table: Table, number: int, seats: list[Seat]) -> str:
         f"Table {table.number} cannot play hand {number}: only {playing} players are left "
         f"({who}), and a table needs at least {rules.TABLE_MIN}. It closed after hand "
         f"{table.closed_after_hand if table.closed_after_hand is not None else number - 1}; "
-        "its sets are incomplete and rank after the round's complete sets."
+        "once the round is closed, the hands it could not play are scored from the field for "
+        "the players still at it."
     )
 
 

@@ -166,9 +166,10 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
 def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | None = None) -> Round:
     """Close a round when every table has all its hands (a table that ended when too few
     players were left needs the hands up to its end); `force` closes it anyway and is
-    recorded: the sets at tables with hands missing are incomplete, and rank after the
-    round's complete sets (`game.ranking`). The round's standings are then final unless
-    it is reopened. The event stays running until the director finishes it."""
+    recorded. The hands a table could not play are then scored from the field for the
+    players still at it (`adjust_round`), so their sets rank as complete; a player who
+    withdrew keeps an incomplete set. The round's standings are then final unless it is
+    reopened. The event stays running until the director finishes it."""
     # The event first, then the round: the order a standings rebuild takes them in.
     Event.objects.select_for_update().get(pk=round.event_id)
     round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
@@ -177,6 +178,9 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
             f"Round {round_.number} is {round_.status}; only a round in play can be closed.",
             field="round",
         )
+    # Its tables too (after the round, as every writer orders them): a hand being saved
+    # commits before the adjusted scores are made, and none is saved after.
+    list(Table.objects.select_for_update().filter(round=round_).values_list("pk", flat=True))
     missing = round_progress(round_.event, round_.number, closed=False).missing()
     if missing and not force:
         raise StateConflict(
@@ -316,6 +320,24 @@ def mark_at_fault(
             "marked at fault once it is in play.",
             field="round",
         )
+    if round_.status == Round.Status.CLOSED:
+        # Its results change: only while nothing was seated from them and they are not
+        # final (else reopen the round, with a reason, first).
+        event = round_.event
+        later = Round.objects.filter(event=event, number__gt=round_.number).first()
+        if later is not None or event.status == Event.Status.FINISHED:
+            why = (
+                f"round {later.number} is seated from its standings"
+                if later is not None
+                else "the event is finished"
+            )
+            raise StateConflict(
+                f"Round {round_.number} is closed and {why}: reopen it (with a reason) to "
+                "mark players at fault.",
+                field="round",
+            )
+        if event.series_id is not None:
+            check_qualification_open(event.series, field="round")
     reason = (reason or "").strip()
     seats = list(Seat.objects.filter(table=table).select_related("entry__player"))
     known = {s.position for s in seats}

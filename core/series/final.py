@@ -156,6 +156,13 @@ def out_of_step(series: Series) -> list[str]:
     for player, entry in seeded.items():
         if player not in plan:
             changes.append(f"{entry.player.name} would leave (no longer a qualifier)")
+    others, _ = wildcard_carry(series, {f.player: (f.carried, f.why) for f in plan.values()})
+    for player, entry in entered.items():
+        if player not in plan and player not in seeded and entry.carried_points != others:
+            changes.append(
+                f"{entry.player.name} (not a qualifier) would carry {others} "
+                f"(now {entry.carried_points})"
+            )
     return changes
 
 
@@ -231,8 +238,10 @@ def create_final(
     )
     if series.final_id == event.pk:
         # Seeded again: the earlier seeding's qualifiers who no longer qualify leave
-        # (nothing is played yet; only qualifiers hold seeds once a final is seeded).
-        others_seeded.delete()
+        # (nothing is played yet; only qualifiers hold seeds once a final is seeded),
+        # each recorded in the entry's history.
+        for entry in others_seeded:
+            with_history_user(entry, by, "left the final: no longer a qualifier").delete()
     else:
         others_seeded.update(seed_number=None)  # the seeds are the qualifiers'
     Entry.objects.filter(event=event, player_id__in=players).update(seed_number=None)

@@ -27,8 +27,7 @@ from core.screens.services import screens_changed
 from core.series.standings import queue_series_refresh
 from game import prizes as game_prizes
 from game import series as game_series
-from scoring.models import Hand
-from tournaments.models import Entry, Event, Series
+from tournaments.models import Event, Round, Series
 
 SERIES_FIELDS = (
     "slug",
@@ -162,16 +161,15 @@ def check_final_format(event: Event, format: str) -> None:
 
 
 def check_step_unchanged(series: Series, step: int, final: Event | None) -> None:
-    """The final's entries carry the points the step gave when they were entered: once
-    the final has entries, a new step would leave them as they are (recomputing them
-    needs the series ranks and the seeding they were made with), so it is refused."""
+    """The final's entries carry the points the step gave when they were seeded: a new
+    step makes the final out of step until it is seeded again, which it can be until
+    its first round is seated; after that the step no longer changes."""
     if step == series.carry_over_step or final is None:
         return
-    if Entry.objects.filter(event=final).exists():
+    if final.rounds.exists():
         raise InvalidInput(
-            f"{final.name}, the final, has its entries already, and their carried points "
-            "stay as they were entered: a new step would not change them. To change it, "
-            "clear the final (null) with the new step, then enter the qualifiers again.",
+            f"{final.name}, the final, has begun (its first round is seated), so its "
+            "carried points stay as they were seeded.",
             field="carry_over_step",
         )
 
@@ -292,17 +290,18 @@ def update_series(
 
 
 def final_started(series: Series) -> bool:
-    """Whether the series' final has its first hand recorded: 1 query (none without a
-    final)."""
+    """Whether the series' final has begun: its first round is seated, so it can no
+    longer be seeded again. 1 query (none without a final)."""
     if series.final_id is None:
         return False
-    return Hand.objects.filter(table__round__event_id=series.final_id).exists()
+    return Round.objects.filter(event_id=series.final_id).exists()
 
 
 def check_qualification_open(series: Series, *, field: str = "series") -> None:
-    """Once the final's first hand is recorded the series' qualification is frozen: a
-    change to its legs, its ranking settings or a leg's results is refused until the
-    organiser reopens the series with a reason (`reopen_series`)."""
+    """Once the final has begun (its first round seated, so it can no longer be seeded
+    again) the series' qualification is frozen: a change to its legs, its ranking
+    settings or a leg's results is refused until the organiser reopens the series with
+    a reason (`reopen_series`)."""
     if series.reopened_at is None and final_started(series):
         raise StateConflict(
             f"The final of {series} has started, so the series' qualification is frozen. "
@@ -349,7 +348,8 @@ def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None)
     check_public_event(series.public, event, as_="a leg")
     check_qualification_open(series, field="event")
     event.series = series
-    event.save(update_fields=["series", "updated_at"])
+    event.series_places = None
+    event.save(update_fields=["series", "series_places", "updated_at"])
     screens_changed(event)  # its public page links to the series
     queue_series_refresh(series.pk)
     return event
@@ -362,7 +362,8 @@ def remove_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = No
         raise InvalidInput(f"{event.name} is not a leg of this series.", field="event")
     check_qualification_open(series, field="event")
     event.series = None
-    event.save(update_fields=["series", "updated_at"])
+    event.series_places = None  # what this series counted from it, no longer its own
+    event.save(update_fields=["series", "series_places", "updated_at"])
     screens_changed(event)
     queue_series_refresh(series.pk)
     return event

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 
 from core.caching import ProcessCopies
 from core.standings.stored import adjusted_notes, incomplete_notes
@@ -68,11 +68,20 @@ def adjustments(event: Event, *, up_to: int) -> dict[int, tuple[Adjustment, ...]
     """seat -> its adjusted scores (`scoring.models.AdjustedScore`) in the event's
     closed rounds 1..up_to, by hand: 1 query. A round in play has none."""
     found: dict[int, list[Adjustment]] = {}
-    rows = AdjustedScore.objects.filter(
-        seat__round__event=event,
-        seat__round__number__lte=up_to,
-        seat__round__status=Round.Status.CLOSED,
-    ).values_list("seat_id", "number", "score", "at_fault", "rule")
+    played = HandScore.objects.filter(
+        seat_id=OuterRef("seat_id"),
+        hand__number=OuterRef("number"),
+        hand__outcome=Hand.Outcome.SCORED,
+    )
+    rows = (
+        AdjustedScore.objects.filter(
+            seat__round__event=event,
+            seat__round__number__lte=up_to,
+            seat__round__status=Round.Status.CLOSED,
+        )
+        .exclude(Exists(played))  # a hand played is never also adjusted
+        .values_list("seat_id", "number", "score", "at_fault", "rule")
+    )
     for seat, number, score, at_fault, rule in rows.order_by("seat_id", "number"):
         found.setdefault(seat, []).append(Adjustment(seat, number, score, at_fault, rule))
     return {seat: tuple(made) for seat, made in found.items()}

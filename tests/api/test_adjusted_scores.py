@@ -63,7 +63,8 @@ def row_of(client, player_id: int) -> dict:
 def test_the_best_player_of_a_table_cut_short_is_ranked_on_a_complete_set(client, time_ran_out):
     """Table 2's seat 2 went out in all 8 hands it played: 0. Its hand 9 is scored at the
     mean of hand 9 at the tables that played it (0, 12, 13, 14, 0, 32, 33, 34: 17.25 ->
-    17), and they rank first on 17, not after every complete set."""
+    17), and they rank third on 17 (after the two who went out in all nine hands, on 0),
+    not after every complete set."""
     best = row_of(client, player(1, 2, 2))
     assert (best["rank"], best["points"], best["sets_incomplete"]) == (3, 17, 0)
     assert (best["adjusted_hands"], best["at_fault_hands"]) == (1, 0)
@@ -179,3 +180,19 @@ def test_the_players_left_at_a_table_two_others_left_are_adjusted(client, event)
         "withdrawn",
     )
     assert left["rank"] > max(r["rank"] for r in rows.values() if not r["sets_incomplete"])
+
+
+def test_long_reasons_are_kept_whole(client, time_ran_out, root, api):
+    """The history keeps a director's reason whole (PostgreSQL refused more than 100
+    characters)."""
+    why = ("slow play: " + "the table argued over a laydown for twenty minutes; " * 4)[:200]
+    marked = client("post", TABLE_2 + "at-fault/", {"seats": [1], "reason": why})
+    assert marked.status_code == 200
+    seat = Seat.objects.get(round__number=1, table__number=2, position=1)
+    kept = seat.history.latest("history_id").history_change_reason
+    assert kept == "at fault: " + why.strip() and len(kept) > 200
+    assert client("post", EVENT + "finish/").status_code == 200
+    long = "x" * 280
+    reopened = client("post", EVENT + "rounds/1/reopen/", {"reason": long})
+    assert reopened.status_code == 200
+    assert client("get", EVENT).json()["results_changed_reason"] == f"Round 1 reopened: {long}"

@@ -71,22 +71,22 @@ def test_a_series_is_not_created_carrying_a_score_into_a_table_points_final(api,
     assert not Series.objects.filter(slug="tour").exists()
 
 
-def test_the_step_no_longer_changes_once_the_finals_entries_are_made(api, alice, series):
+def test_a_new_step_puts_the_final_out_of_step_until_it_is_seeded_again(api, alice, series):
     leg(series, [Player.objects.create(name=f"P{i}") for i in range(4)], day=1)
     final = final_event(alice, "grand-final", Event.Format.TOTAL)
     client = api.as_(alice)
     made = client.post(f"{URL}final/", {"event": "grand-final"}, format="json")
     assert made.status_code == 200, made.content
-    reason = refused(client.patch(URL, {"carry_over_step": 10}, format="json"), "carry_over_step")
-    assert "entries" in reason
-    assert Series.objects.get(pk=series.pk).carry_over_step == 0
+    assert client.patch(URL, {"carry_over_step": 10}, format="json").status_code == 200
+    shown = client.get(URL).json()
+    assert shown["final_out_of_step"] is True
+    assert [c for c in shown["final_changes"] if "would carry" in c] == [
+        "P1 would carry 10 (now 0)",
+        "P2 would carry 20 (now 0)",
+    ]
     assert set(Entry.objects.filter(event=final).values_list("carried_points", flat=True)) == {0}
-    # The same step again changes nothing and is no refusal.
-    assert client.patch(URL, {"carry_over_step": 0}, format="json").status_code == 200
-    # The way the refusal names: clear the final, change the step, enter them again.
-    body = {"final": None, "carry_over_step": 10}
-    assert client.patch(URL, body, format="json").status_code == 200
     again = client.post(f"{URL}final/", {"event": "grand-final"}, format="json")
     order = again.json()["entries"]
     carried = dict(Entry.objects.filter(event=final).values_list("player_id", "carried_points"))
     assert [carried[p] for p in order] == [0, 10, 20]
+    assert client.get(URL).json()["final_out_of_step"] is False

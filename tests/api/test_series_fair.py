@@ -67,21 +67,30 @@ def test_players_level_but_for_a_legs_draw_share_its_series_points(api, root, se
     assert second["tie_note"].endswith("below by the series' draw")
 
 
-def test_the_countback_looks_at_results_then_the_latest_leg_before_the_draw(
-    api, root, series, players
-):
+def test_the_countback_looks_at_results_then_the_latest_leg_before_the_draw(api, root, players):
+    """P1 and P5 are level on points (6 + 6) and on their counted places (a 2nd and a
+    3rd each): the latest leg both played separates them (P5 2nd there). P0 and P8 are
+    level on everything (a 1st each, never at one leg together): the draw."""
+    series = services.create_series(
+        data={"slug": "circuit", "name": "Circuit", "points_scale": [10, 6, 6, 0]}, by=root
+    )
     p = players
-    two_table_leg(series, p, day=1)
-    # Leg 2: P1 and P5 meet at one table, P5 ahead; nothing else changes their totals.
-    event = make_event(slug="leg-2", starts_on=date(2027, 1, 2), rounds_planned=1)
-    services.add_leg(series=series, event=event)
-    closed_round(event, [[p[5], p[1], p[8], p[9]]])
-    services.finish_event(event=event)
+    for day, table in ((1, [p[0], p[1], p[5], p[3]]), (2, [p[8], p[5], p[1], p[9]])):
+        event = make_event(
+            slug=f"leg-{day}", name=f"Leg {day}", starts_on=date(2027, 1, day), rounds_planned=1
+        )
+        services.add_leg(series=series, event=event)
+        closed_round(event, [table])
+        services.finish_event(event=event)
     rows = standings(api.as_())
-    # P5: 60 + 100 = 160; P1: 60 + 80 = 140: points decide. P0/P4: 90 each, level on
-    # their results (a shared 1st), they never met in leg 2: the draw decides.
-    assert rows["P5"]["points"] == 160 and rows["P1"]["points"] == 140
-    assert {rows["P0"]["decided_by"], rows["P4"]["decided_by"]} == {"points", "draw"}
+    assert rows["P5"]["points"] == rows["P1"]["points"] == 12
+    assert rows["P5"]["rank"] < rows["P1"]["rank"]
+    assert rows["P1"]["decided_by"] == "latest_leg"
+    assert rows["P1"]["tie_note"] == (
+        "level on points with P5: below on the latest leg both played (Leg 2)"
+    )
+    later = max((rows["P0"], rows["P8"]), key=lambda r: r["rank"])
+    assert later["decided_by"] == "draw"
 
 
 def test_level_players_carry_the_same_and_a_wildcard_the_lowest_qualifiers(
@@ -156,10 +165,20 @@ def test_a_final_out_of_step_says_what_would_change_and_is_reseeded(api, root, s
     assert again.status_code == 200 and len(again.json()["entries"]) == 2
     assert Entry.objects.filter(event=final).count() == 2  # the two others left
     assert client.get(SERIES).json()["final_out_of_step"] is False
-    services.register_entry(event=final, player=players[8])
+    # An entrant who is not a qualifier, and the series' carry for them set: the final is
+    # out of step until seeded again.
     services.register_entry(event=final, player=players[9])
-    make_round(final, table_sizes=(4,))
-    assert client.patch(SERIES, {"qualifiers": 4}, format="json").status_code == 200
+    assert client.patch(SERIES, {"wildcard_carry": 30}, format="json").status_code == 200
+    shown = client.get(SERIES).json()
+    assert shown["final_changes"] == ["P9 (not a qualifier) would carry 30 (now 0)"]
+    assert client.post(SERIES + "final/", {"event": "final"}, format="json").status_code == 200
+    assert Entry.objects.get(event=final, player=players[9]).carried_points == 30
+    assert client.get(SERIES).json()["final_out_of_step"] is False
+    # Once its first round is seated, the final has begun: no more seeding, and the
+    # series' qualification is frozen.
+    make_round(final, table_sizes=(3,))
+    refused = client.patch(SERIES, {"qualifiers": 4}, format="json")
+    assert refused.status_code == 409 and "frozen" in refused.json()["qualifiers"][0]
     late = client.post(SERIES + "final/", {"event": "final"}, format="json")
     assert late.status_code == 409
     assert late.json()["event"][0].endswith("so it can no longer be seeded again.")

@@ -10,7 +10,7 @@ from core import services
 from core.errors import InvalidInput, StateConflict
 from core.series.services import check_final_format
 from tests.core.test_series import leg
-from tests.fixtures import make_event
+from tests.fixtures import make_event, make_round
 from tournaments.models import Entry, Event, Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -52,15 +52,17 @@ def test_a_final_carrying_a_score_keeps_ranking_by_total_points(series):
     assert final.format == Event.Format.KNOCKOUT  # nothing carried: any format
 
 
-def test_the_admin_refuses_a_new_step_once_the_final_has_entries(client, root, series):
+def test_the_admin_refuses_a_new_step_once_the_final_has_begun(client, root, series):
     from tests.core.test_admin_house_rules import series_form
 
     leg(series, [Player.objects.create(name=f"P{i}") for i in range(4)], day=1)
-    services.create_final(series=series, event=make_event(slug="final"))
+    final = make_event(slug="final")
+    services.create_final(series=series, event=final)
+    make_round(final, table_sizes=(3,))
     client.force_login(root)
     url = f"/admin/tournaments/series/{series.pk}/change/"
     response = client.post(url, {**series_form(client, url), "carry_over_step": 10})
     assert response.status_code == 200
-    assert b"has its entries already" in response.content
+    assert b"has begun (its first round is seated)" in response.content
     series.refresh_from_db()
     assert series.carry_over_step == 0

@@ -68,14 +68,24 @@ def test_renumbering_the_players_changes_no_points_and_no_carry(season, other, s
 @PROPERTIES
 @given(season=seasons())
 def test_players_level_on_everything_but_a_draw_score_and_carry_alike(season):
+    """Two players whose results are the same leg by leg (the same standing before each
+    leg's draw in the same legs) always get the same points and the same carry."""
     players, legs, best_of, qualifiers, ties_qualify, ids = season
     ranked = play(legs, ids, best_of, qualifiers, ties_qualify, "seed")
-    by_key: dict[tuple, set] = {}
-    for points, carry, key in ranked.values():
-        by_key.setdefault(key, set()).add((points, carry))
-    assert all(len(found) == 1 for found in by_key.values())
-    rows = series.standings(
-        [series.LegPlace(0, p, 1, 1) for p in range(3)], scale=SCALE, qualifiers=1,
-        ties_qualify=True,
-    )  # fmt: skip
-    assert [r.qualified for r in rows] == [True, True, True]  # all level across the line
+    by_results: dict[tuple, set] = {}
+    for p in ranked:
+        results = tuple((number, leg[p]) for number, leg in enumerate(legs) if p in leg)
+        # The same standing in a leg means the same shared place only with the same
+        # field: key on every player's standing in the legs played.
+        fields = tuple(tuple(sorted(leg.values())) for leg in legs if p in leg)
+        by_results.setdefault((results, fields), set()).add(ranked[p][:2])
+    assert all(len(found) == 1 for found in by_results.values())
+
+
+def test_players_level_across_the_line_all_qualify_when_the_series_says_so():
+    level = [series.LegPlace(0, p, 1, 3) for p in range(3)]
+    rows = series.standings(level, scale=SCALE, qualifiers=1, ties_qualify=True)
+    assert [r.qualified for r in rows] == [True, True, True]
+    rows = series.standings(level, scale=SCALE, qualifiers=1)
+    assert [r.qualified for r in rows] == [True, False, False]
+    assert [r.decided_by for r in rows] == ["", "draw", "draw"]

@@ -48,7 +48,7 @@ class RoundClock(models.Model):
     # {"3": 300}: table number -> seconds it plays beyond `ends_at` (JSON keys are text).
     table_extra_s = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         constraints = [

@@ -211,7 +211,8 @@ class Event(models.Model):
     # Every change of a setting, who made it and when; the versions the pages key on
     # move on their own and are not settings.
     history = HistoricalRecords(
-        excluded_fields=["standings_version", "screen_version", "series_places"]
+        excluded_fields=["standings_version", "screen_version", "series_places"],
+        history_change_reason_field=models.TextField(null=True),
     )
 
     class Meta:

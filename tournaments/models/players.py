@@ -45,7 +45,7 @@ class Entry(models.Model):
     withdrawn_at = models.DateTimeField(null=True, blank=True)
     # Present for the next round (an event with check-in seats only these).
     checked_in = models.BooleanField(default=False)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         verbose_name_plural = "entries"

@@ -32,7 +32,7 @@ class Round(models.Model):
     # once it moves.
     adjusted_at = models.DateTimeField(null=True, blank=True)
     # Who closed, force-closed or reopened the round, and when.
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["event", "number"]
@@ -61,7 +61,7 @@ class Table(models.Model):
     # table plays no hand after this one, and its sets are incomplete. Kept in step
     # with the seats' leave points by the services (`game.sets.ends_after`).
     closed_after_hand = models.PositiveSmallIntegerField(null=True, blank=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["round", "number"]
@@ -94,7 +94,7 @@ class Seat(models.Model):
     # (slow play), with this reason: their adjusted scores are the worse, documented
     # ones (`game.adjusted.AT_FAULT`). Empty: not at fault.
     at_fault = models.CharField(max_length=200, blank=True, default="")
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["table", "position"]

@@ -12,7 +12,7 @@ class SiteSetting(models.Model):
 
     site_url = models.URLField(max_length=300, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     def __str__(self) -> str:
         return self.site_url or "(the SITE_URL setting)"
