@@ -7,6 +7,8 @@ from urllib.parse import unquote_to_bytes
 from django.core.handlers.exception import response_for_exception
 from django.db import OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.urls import Resolver404, resolve
 
 from core.common import UNREADABLE, text_problem
 from core.errors import Busy, Missing
@@ -105,4 +107,42 @@ class BusyIsUnavailableMiddleware:
                 text, status=exception.status_code, content_type="text/plain; charset=utf-8"
             )
         response["Retry-After"] = str(exception.retry_after)
+        return response
+
+
+# The pages a director's or an organiser's forms live on, which a GET may open.
+FORM_PAGES = {
+    "director:events",
+    "director:event",
+    "director:round",
+    "director:sheet",
+    "organiser:series-list",
+    "organiser:series",
+}
+
+
+class PostOnlyOpensItsPageMiddleware:
+    """A GET on a director's or organiser's POST-only address (a link shared, a page
+    reloaded after a redirect went astray) opens the page its form lives on, the
+    nearest one up the address, instead of a blank 405."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 405 or request.method not in ("GET", "HEAD"):
+            return response
+        if not request.path.startswith(("/director/", "/organiser/")):
+            return response
+        parts = request.path.strip("/").split("/")
+        while len(parts) > 1:
+            parts.pop()
+            candidate = "/" + "/".join(parts) + "/"
+            try:
+                found = resolve(candidate)
+            except Resolver404:
+                continue
+            if found.view_name in FORM_PAGES:
+                return redirect(candidate)
         return response

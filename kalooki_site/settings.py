@@ -93,6 +93,7 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "kalooki_site.middleware.MissingIsNotFoundMiddleware",
     "kalooki_site.middleware.BusyIsUnavailableMiddleware",
+    "kalooki_site.middleware.PostOnlyOpensItsPageMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]

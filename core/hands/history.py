@@ -79,7 +79,12 @@ def hand_history(table: Table, number: int) -> list[HistoryEntry]:
         *Penalty.history.filter(hand_id__in=hand_ids),
     ]
     seat_ids = {c.seat_id for c in children} | {h.went_out_id for h in hands if h.went_out_id}
-    positions = dict(Seat.objects.filter(pk__in=seat_ids).values_list("pk", "position"))
+    positions = {
+        pk: f"{position} ({name})"
+        for pk, position, name in Seat.objects.filter(pk__in=seat_ids).values_list(
+            "pk", "position", "entry__player__name"
+        )
+    }
     groups: dict[int, list[Any]] = {h.history_id: [] for h in hands}
     for child in sorted(children, key=lambda c: (c.history_date, c.history_id)):
         own = [h for h in hands if h.id == child.hand_id]

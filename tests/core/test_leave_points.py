@@ -146,7 +146,8 @@ def test_a_table_of_three_that_loses_a_player_closes_and_says_why(w):
         "number": [
             f"Table 2 cannot play hand 5: only 2 players are left ({leaver.entry.player.name} "
             "(seat 2) left after hand 4), and a table needs at least 3. It closed after hand "
-            "4; its sets are incomplete and rank after the round's complete sets."
+            "4; once the round is closed, the hands it could not play are scored from the "
+            "field for the players still at it."
         ]
     }
     assert not Hand.objects.filter(table=three, number=5).exists()

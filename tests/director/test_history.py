@@ -22,8 +22,9 @@ def w():
 
 
 def changes(html: bytes) -> list[list[tuple[str, str, str]]]:
-    """Each history entry's (what, before, after) rows, newest first."""
-    body = html.decode()
+    """Each history entry's (what, before, after) rows, newest first, a seat read by its
+    number ("Seat 1 (Ann)" as "Seat 1": `test_the_history_names_each_seats_player`)."""
+    body = re.sub(r"([Ss]eat \d+) \([^)<]*\)", r"\1", html.decode())
     entries = []
     for block in body.split('<p class="history-head">')[1:]:
         rows = re.findall(
@@ -68,6 +69,14 @@ def test_a_correction_shows_who_when_and_before_and_after(w):
     ]
     assert ("Seat 3", "—", "15") in first_changes
     assert ("Outcome", "—", "Scored") in first_changes
+
+
+def test_the_history_names_each_seats_player(w):
+    signed_in(w.alice).post(w.hand_url(1), row(**GOOD), **HTMX)
+    html = signed_in(w.alice).get(w.hand_url(1, rest="history/")).content.decode()
+    names = {s.position: s.entry.player.name for s in w.table.seats.select_related("entry__player")}
+    assert f'<th scope="row">Seat 1 ({names[1]})</th>' in html
+    assert f"seat 2 ({names[2]})" in html  # who went out
 
 
 def test_penalties_and_doubling_appear_in_the_history(w):

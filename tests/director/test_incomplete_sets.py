@@ -82,8 +82,9 @@ def test_a_table_of_three_that_loses_a_player_closes_and_its_sheet_says_why(w3):
     leaver = seat(w3, 2, 3)
     response = director.post(w3.url("withdraw/"), {"player": leaver.entry_id}, follow=True)
     assert flashes(response)[0].endswith(
-        "Table 2 has fewer than three players left, so it closed after hand 2: its sets are "
-        "incomplete."
+        "Table 2 has fewer than three players left, so it closed after hand 2: once the round "
+        "is closed, the hands it could not play are scored from the field for the players "
+        "still at it."
     )
     assert "closed after hand 2" in Page(response.content).text("table-2")
     # The sheet says why, and a hand after the end is refused with the reason (not a 500).
