@@ -122,7 +122,11 @@ class LatePlayerForm(forms.Form):
 
 
 class CheckInForm(forms.Form):
-    """The check-in list: the players ticked are present, the others are not."""
+    """The check-in list: the players ticked are present, the others are not; "everyone"
+    (the *Everyone is here* button) or "nobody" (*Nobody yet*) ticks or unticks them all."""
+
+    everyone = forms.BooleanField(required=False)
+    nobody = forms.BooleanField(required=False)
 
     def __init__(self, *args, event: Event, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -131,6 +135,14 @@ class CheckInForm(forms.Form):
             required=False,
             error_messages={"invalid_choice": "Choose active players of this event."},
         )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("everyone"):
+            data["present"] = list(self.fields["present"].queryset)
+        elif data.get("nobody"):
+            data["present"] = []
+        return data
 
 
 class SubstituteForm(forms.Form):

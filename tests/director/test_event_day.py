@@ -60,8 +60,9 @@ def test_only_the_events_directors_may_add_or_substitute(w):
     assert Entry.objects.get(pk=no_show.pk).status == Entry.Status.ACTIVE
     response = signed_in(None).post(w.url("players/add/"), {"name": "Z"})
     assert response.status_code == 302 and "login" in response["Location"]
-    # The actions take POST only.
-    assert signed_in(w.alice).get(w.url("check-in/")).status_code == 405
+    # The actions take POST only: a GET opens the dashboard, where their forms are.
+    opened = signed_in(w.alice).get(w.url("check-in/"))
+    assert (opened.status_code, opened["Location"]) == (302, w.url())
 
 
 def test_check_in_is_an_option_and_the_list_records_who_is_here(w, director):
@@ -89,6 +90,16 @@ def test_check_in_is_an_option_and_the_list_records_who_is_here(w, director):
         w.url("check-in/"), {"present": [e.pk for e in entries[:4]]}, follow=True
     )
     assert flashes(response) == ["4 players checked in (1 changed)."]
+    # The no-show menu offers only those not checked in.
+    menu = response.content.decode().split('name="player" required>')[1].split("</select>")[0]
+    assert menu.count("<option value=") == 1 + 4  # "Choose a player not checked in", 4 absent
+    assert f'value="{entries[0].pk}"' not in menu and f'value="{entries[7].pk}"' in menu
+    # Everyone at once, and nobody.
+    response = director.post(w.url("check-in/"), {"everyone": "on"}, follow=True)
+    assert flashes(response) == ["8 players checked in (4 changed)."]
+    response = director.post(w.url("check-in/"), {"nobody": "on"}, follow=True)
+    assert flashes(response) == ["0 players checked in (8 changed)."]
+    assert not Entry.objects.filter(event=w.event, checked_in=True).exists()
 
 
 def test_the_check_in_service_refuses_a_stranger_or_a_withdrawn_player_by_name(w):

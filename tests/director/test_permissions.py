@@ -105,7 +105,15 @@ def test_a_signed_in_user_who_directs_nothing_is_told_so(w):
 
 
 def test_pages_only_take_post_for_actions(w):
+    """A GET does nothing: it opens the page the action's form is on."""
     client = signed_in(w.alice)
-    assert client.get(w.url("rounds/1/publish/")).status_code == 405
-    assert client.get(w.url("rounds/1/tables/1/lock/")).status_code == 405
-    assert client.get(w.hand_url(1, rest="delete/")).status_code == 405
+    for action, page in [
+        (w.url("rounds/1/publish/"), w.url("rounds/1/")),
+        (w.url("rounds/1/tables/1/lock/"), w.sheet_url()),
+        (w.hand_url(1, rest="delete/"), w.sheet_url()),
+    ]:
+        response = client.get(action)
+        assert (response.status_code, response["Location"]) == (302, page)
+    w.table.refresh_from_db()
+    w.round.refresh_from_db()
+    assert not w.table.locked and w.round.status == "published"
