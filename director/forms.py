@@ -184,11 +184,27 @@ class NewEventForm(forms.Form):
 
     name = forms.CharField(max_length=200, label="Name")
     slug = forms.SlugField(max_length=80, label="Address (slug)")
-    starts_on = forms.DateField(required=False, label="Starts on")
+    starts_on = forms.DateField(
+        required=False,
+        label="Starts on",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        # As people write a date here: 2026-12-14, 14/12/2026, 14.12.2026, 14 Dec 2026.
+        input_formats=["%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y", "%d %b %Y", "%d %B %Y"],
+        help_text="pick it, or type it as 14/12/2026",
+        error_messages={"invalid": "Give the date as 14/12/2026 (day, month, year)."},
+    )
     venue = forms.CharField(max_length=200, required=False, label="Venue")
     ruleset = forms.ChoiceField(choices=Event.Ruleset.choices, label="Ruleset")
     format = forms.ChoiceField(choices=Event.Format.choices, label="Format")
     rounds_planned = forms.IntegerField(min_value=1, max_value=50, initial=3, label="Rounds")
+    odd_tables = forms.ChoiceField(
+        choices=Event.OddTables.choices,
+        initial=Event.OddTables.FIVES,
+        required=False,
+        label="When the players do not fill tables of four",
+        help_text="22 players: two tables of five and three of four, or two of three and four "
+        "of four",
+    )
     seating = forms.ChoiceField(choices=SeatingPolicy.choices, label="Seating from round 2")
     check_in = forms.BooleanField(required=False, label="Seat only checked-in players")
     club_avoidance = forms.BooleanField(required=False, label="Keep clubs apart")
@@ -218,6 +234,7 @@ class NewEventForm(forms.Form):
         "ruleset",
         "format",
         "rounds_planned",
+        "odd_tables",
         "overcall_penalty",
         "trinidad_doubling",
         "penalty_per_hand",
@@ -228,4 +245,5 @@ class NewEventForm(forms.Form):
         data["seating"] = self.cleaned_data["seating"]
         if data["starts_on"] is None:
             del data["starts_on"]
+        data["odd_tables"] = data["odd_tables"] or Event.OddTables.FIVES
         return data

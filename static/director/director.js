@@ -135,6 +135,20 @@
     if (question && !window.confirm(question)) event.preventDefault();
   });
 
+  // A new event's address follows its name until the director types one of their own.
+  document.querySelectorAll("form[data-slug-from-name]").forEach(function (form) {
+    var name = form.querySelector("[name=name]");
+    var slug = form.querySelector("[name=slug]");
+    if (!name || !slug) return;
+    var own = slug.value !== "";
+    slug.addEventListener("input", function () { own = slug.value !== ""; });
+    name.addEventListener("input", function () {
+      if (own) return;
+      slug.value = name.value.normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+        .toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 80);
+    });
+  });
+
   // An action's result, kept in view at the top until the director dismisses it.
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest(".flash-dismiss") : null;

@@ -92,3 +92,16 @@ def test_trinidad_doubling_for_a_jamaican_set_is_refused_on_the_field(creator):
     # What was typed is kept, to correct and send again.
     page = Page(response.content)
     assert all("checked" in page.fields[("", name)]["attrs"] for name in VARIANTS)
+
+
+def test_a_date_as_people_write_it_and_the_odd_tables_are_asked_before_round_1(creator, w):
+    page = creator.get("/director/new/").content.decode()
+    assert 'type="date"' in page and "When the players do not fill tables of four" in page
+    data = {**BASE, "starts_on": "14/12/2026", "odd_tables": "threes"}
+    response = creator.post("/director/new/", {k: v for k, v in data.items() if v})
+    assert response.status_code == 302, form_errors(response)
+    event = Event.objects.get(slug="mandeville")
+    assert (str(event.starts_on), event.odd_tables) == ("2026-12-14", "threes")
+    data = {**BASE, "slug": "other", "starts_on": "12/31/2026"}
+    refused = creator.post("/director/new/", {k: v for k, v in data.items() if v})
+    assert form_errors(refused) == ["Starts on: Give the date as 14/12/2026 (day, month, year)."]
