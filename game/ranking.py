@@ -187,6 +187,15 @@ def draw_key(entry: int, draw_seed: int | str = 0) -> str:
     return hashlib.sha256(f"{draw_seed}:{entry}".encode()).hexdigest()[:16]
 
 
+def table_draw_key(round_number: int, table: int, draw_seed: int | str = 0) -> str:
+    """A table's ticket in the draw for a knockout place left over when places follow
+    the seats (lower first): SHA-256 of "SEED:round R:table T", as checkable as an
+    entry's."""
+    return hashlib.sha256(f"{draw_seed}:round {round_number}:table {table}".encode()).hexdigest()[
+        :16
+    ]
+
+
 def new_draw_seed() -> str:
     """A secret draw seed: 256 random bits as 64 hex digits, so nobody can foresee (or
     search for) the draw before the seed is revealed."""
@@ -212,6 +221,7 @@ def rank(
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     draw_seed: int = 0,
     rounds_closed: int | None = None,
+    even_places: bool = False,
 ) -> list[Ranked]:
     """Every entry ranked 1..n, best first, whatever order the records come in.
 
@@ -245,6 +255,10 @@ def rank(
       stays in (a bye), ranked by the latest round it did play. Sets of an entry
       already out do not count at later tables' cuts (they still add to its totals).
 
+    With `even_places` the knockout's places follow the seats: a table of k sends
+    through k/4 of `advance_per_table` on average (`ranking_keys.places_by_table`; the
+    places left over drawn by table with the event's seed), so a table of three or five
+    gives nobody a better or worse chance than a table of four.
     `table_points` (the scale for tables of its length, see `scale_for`) are computed
     for table-points, or when the chain names "table_points"; otherwise reported as 0.
     `rounds_closed` matters to knockout only. Withdrawn entries are ranked by the
@@ -267,7 +281,8 @@ def rank(
         add_table_points(tables, tallies, scale)
 
     if format == "knockout":
-        fates = knockout(tables, tallies, chain, advance_per_table, rounds_closed)
+        table_draw = (lambda r, t: table_draw_key(r, t, draw_seed)) if even_places else None
+        fates = knockout(tables, tallies, chain, advance_per_table, rounds_closed, table_draw)
     else:
         fates = {}
     return ordered(format, tallies, fates, chain)
@@ -411,6 +426,7 @@ def rank_standings(
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     draw_seed: int = 0,
     rounds_closed: int | None = None,
+    even_places: bool = False,
 ) -> list[Ranked]:
     """The one entry point a standings rebuild calls: on the closed rounds' tallies when
     it has them (`closed`, total and table points: `rank_on_closed`, whose result is the
@@ -425,4 +441,9 @@ def rank_standings(
     }
     if closed is not None:
         return rank_on_closed(closed=closed, **shared)
-    return rank(advance_per_table=advance_per_table, rounds_closed=rounds_closed, **shared)
+    return rank(
+        advance_per_table=advance_per_table,
+        rounds_closed=rounds_closed,
+        even_places=even_places,
+        **shared,
+    )

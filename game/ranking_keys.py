@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
@@ -164,13 +164,36 @@ def add_table_points(
         tally.table_points = Fraction(tally.table_points_over, denominator)
 
 
+def places_by_table(
+    sizes: Mapping[int, int], advance: int, draw: Callable[[int], str]
+) -> dict[int, int]:
+    """table -> the places it sends through when places follow the seats: a table of k
+    stands for k/4 of a table of four's `advance` places; the round's places (the sum,
+    rounded half up) go first to each table's whole share, then the ones left to the
+    tables with the largest remainders, ties by the draw (`draw(table)`). So a seat is
+    worth the same on average at any table: at a three with one place a table in four
+    sends nobody, at a five one in four sends two."""
+    quotas = {table: Fraction(advance * size, 4) for table, size in sizes.items()}
+    total = math.floor(sum(quotas.values(), Fraction(0)) + Fraction(1, 2))
+    places = {table: math.floor(quota) for table, quota in quotas.items()}
+    left = total - sum(places.values())
+    order = sorted(quotas, key=lambda t: (-(quotas[t] - places[t]), draw(t), t))
+    for table in order[: max(left, 0)]:
+        places[table] += 1
+    return places
+
+
 def knockout(
     tables: Mapping[tuple[int, int], list[TalliedSet]],
     tallies: Mapping[int, Tally],
     chain: tuple[str, ...],
     advance: int,
     rounds_closed: int | None,
+    table_draw: Callable[[int, int], str] | None = None,
 ) -> dict[int, _Fate]:
+    """Each entry's fate (`game.ranking.rank` says the rules). With `table_draw` (round,
+    table -> a ticket), places follow the seats (`places_by_table`); without, every
+    table sends `advance` through."""
     by_round: dict[int, list[list[TalliedSet]]] = defaultdict(list)
     for (round_number, _), sets in tables.items():
         by_round[round_number].append(sets)
@@ -204,8 +227,16 @@ def knockout(
         left_over: list[tuple[tuple, TalliedSet]] = []  # eligible, not through at their table
         places_left = 0
         round_sets: list[TalliedSet] = []
+        share = {sets[0].table: advance for sets in by_round[round_number]}
+        if table_draw is not None:
+            share = places_by_table(
+                {sets[0].table: len(sets) for sets in by_round[round_number]},
+                advance,
+                lambda table, r=round_number: table_draw(r, table),
+            )
         for sets in by_round[round_number]:
             played.update(s.entry for s in sets)
+            places_here = share[sets[0].table]
             contenders = [s for s in sets if s.entry not in out]
             round_sets.extend(contenders)
             places = places_of(contenders)
@@ -224,9 +255,11 @@ def knockout(
                     ),
                     key=cut_key,
                 )
-                through.update(s.entry for s in eligible[:advance])
-                places_left += min(advance, len(contenders)) - len(eligible[:advance])
-                left_over.extend(((places[s.entry], *cut_key(s)), s) for s in eligible[advance:])
+                through.update(s.entry for s in eligible[:places_here])
+                places_left += min(places_here, len(contenders)) - len(eligible[:places_here])
+                left_over.extend(
+                    ((places[s.entry], *cut_key(s)), s) for s in eligible[places_here:]
+                )
         if decided:
             # A table that sends fewer than its places through (sets cut short,
             # withdrawals) leaves them to the best of the round who did not go through:

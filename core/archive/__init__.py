@@ -411,6 +411,8 @@ OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
         "club_avoidance": False,
         "results_changed_at": None,
         "results_changed_reason": "",
+        # An event of then ranked a knockout by places per table.
+        "even_knockout_places": False,
     },
     "entries": {"checked_in": False},
     "proposals": {"version": 1},

@@ -42,6 +42,7 @@ EVENT_FIELDS = (
     "penalty_per_hand",
     "table_points",
     "advance_per_table",
+    "even_knockout_places",
     "seating",
     "odd_tables",
     "public",
@@ -65,7 +66,14 @@ SCORING_FIELDS = (
     "penalty_per_hand",
 )
 # Changing these changes how the recorded sets rank.
-RANKING_FIELDS = ("format", "table_points", "advance_per_table", "tiebreaks", "rounds_planned")
+RANKING_FIELDS = (
+    "format",
+    "table_points",
+    "advance_per_table",
+    "even_knockout_places",
+    "tiebreaks",
+    "rounds_planned",
+)
 
 
 # Addresses of the director's own pages, beside /director/<slug>/: an event of one of
@@ -243,7 +251,7 @@ def check_format_change(event: Event, format: Any) -> None:
 
 # How played sets rank: frozen once a round is closed (the draw's seed is never a
 # setting: it is secret and random from the event's creation).
-FROZEN_FIELDS = ("format", "table_points", "advance_per_table", "tiebreaks")
+FROZEN_FIELDS = ("format", "table_points", "advance_per_table", "even_knockout_places", "tiebreaks")
 
 
 def check_ranking_frozen(event: Event, data: Mapping[str, Any]) -> None:

@@ -130,6 +130,7 @@ def rebuild(
         closed=base.tallies if base else None,
         table_points=event.table_points,
         advance_per_table=event.advance_per_table,
+        even_places=event.even_knockout_places,
         tiebreaks=event.tiebreaks,
         draw_seed=event.draw_seed,
         rounds_closed=closed.number if closed else 0,

@@ -17,6 +17,7 @@ CHANGES = [
     {"format": "table-points"},
     {"table_points": [9, 5, 2, 0]},
     {"advance_per_table": 2},
+    {"even_knockout_places": False},
     {"tiebreaks": ["penalty_points", "hands_won", "draw"]},
 ]
 

@@ -64,3 +64,20 @@ def test_as_many_go_through_as_there_are_places_and_complete_sets(tables, advanc
         sets += at_table(1, table, {e: totals[e - 1] for e in entries}, state=state)
     ranked = knockout(sets, 4 * tables, rounds_closed=1, advance_per_table=advance)
     assert len(still_in(ranked)) == min(advance * tables, complete)
+
+
+def test_places_follow_the_seats_so_an_odd_table_gives_no_better_chance():
+    """13 fours and 4 threes, one place per four: 16 places, 13 to the fours and 3 to the
+    threes, the three's left over drawn by table; 11 fours and 4 fives: one five in four
+    sends two."""
+    from game.ranking_keys import places_by_table
+
+    sizes = {t: 4 for t in range(1, 14)} | {t: 3 for t in range(14, 18)}
+    places = places_by_table(sizes, 1, lambda table: f"{(table * 7) % 17:02d}")
+    assert sum(places.values()) == 16
+    assert all(places[t] == 1 for t in range(1, 14))
+    assert sorted(places[t] for t in range(14, 18)) == [0, 1, 1, 1]
+    sizes = {t: 4 for t in range(1, 12)} | {t: 5 for t in range(12, 16)}
+    places = places_by_table(sizes, 1, str)
+    assert sorted(places[t] for t in range(12, 16)) == [1, 1, 1, 2]
+    assert places_by_table({1: 4, 2: 4}, 2, str) == {1: 2, 2: 2}  # tables of four: as before

@@ -129,6 +129,14 @@ class Event(models.Model):
     advance_per_table = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1), MaxValueValidator(5)]
     )
+    # Knockout: places follow the seats, so a table of three or five gives nobody a
+    # better or worse chance than a table of four (`game.ranking_keys.places_by_table`).
+    even_knockout_places = models.BooleanField(
+        default=True,
+        help_text="In a knockout, a table of three or five sends through places in "
+        "proportion to its seats (the places left over drawn by table), not as many as a "
+        "table of four.",
+    )
     seating = models.CharField(max_length=8, choices=Seating.choices, default=Seating.SWISS)
     odd_tables = models.CharField(max_length=8, choices=OddTables.choices, default=OddTables.FIVES)
     public = models.BooleanField(default=True)
