@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 
 from core import caching
+from tests.database import migrated_once
 from tests.fixtures import codes_of, make_alice, make_bob, make_root, make_world
 from tournaments.models import Event
 
@@ -61,6 +62,18 @@ def pytest_report_header(config):
     db = settings.DATABASES["default"]
     where = db["NAME"] if db["ENGINE"].endswith("sqlite3") else f"{db['HOST']}:{db['PORT']}"
     return f"database: {db['ENGINE'].rsplit('.', 1)[-1]} ({where}); CI={os.environ.get('CI', '')}"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings, request, tmp_path_factory):
+    """Just before the test databases are made: in a parallel run on SQLite, migrate
+    once for all the workers (tests/database.py)."""
+    if not hasattr(request.config, "workerinput"):
+        yield
+        return
+    shared = tmp_path_factory.getbasetemp().parent / "migrated.sqlite3"
+    with migrated_once(shared):
+        yield
 
 
 @pytest.fixture
