@@ -207,9 +207,13 @@ def hand_at(seats, went_out: int | None = None, *, base: int = 10) -> HandEntry:
 
 
 def play(table: Table, numbers, seats, *, by=None, base: int = 10) -> None:
-    """Record hands `numbers` at `table` for `seats`, through the service."""
-    for number in numbers:
-        services.record_hand(table=table, number=number, entry=hand_at(seats, base=base), by=by)
+    """Record hands `numbers` at `table` for `seats`, through the service. In one
+    transaction: the jobs each hand queues run once it commits, and the first standings
+    rebuild covers every hand (the others find nothing left to do)."""
+    with transaction.atomic():
+        for number in numbers:
+            entry = hand_at(seats, base=base)
+            services.record_hand(table=table, number=number, entry=entry, by=by)
 
 
 def make_players(event: Event) -> list[Entry]:
