@@ -6,6 +6,7 @@ import pytest
 from django.conf import settings
 
 from core import caching
+from tests.database import migrated_once
 from tests.fixtures import codes_of, make_alice, make_bob, make_root, make_world
 from tournaments.models import Event
 
@@ -38,9 +39,51 @@ def shares_a_fixture(item) -> bool:
 
 def slow_first(item) -> int:
     """The order tests are handed to the parallel workers in (pytest-xdist, `--dist
-    loadgroup`, one test at a time to whichever worker is free): the browser tests,
-    which take longest and mostly wait, first, so none of them is left for the end."""
+    loadgroup`, one test or group at a time to whichever worker is free): the browser
+    tests, which take longest and mostly wait, first, so none of them is left for the end."""
     return 0 if item.get_closest_marker("browser") else 1
+
+
+# The browser tests mostly wait (for Chromium, for a page's next poll), so they are not
+# spread over every worker: BROWSER_LANES workers take them all, one group each, while
+# the others run the rest of the suite from the start and keep both cores busy. The
+# groups are balanced on each module's seconds (one run, alone, in one process; a
+# module not listed counts 5 s a test).
+BROWSER_LANES = 2
+BROWSER_SECONDS = {
+    "test_whole_event": 31,
+    "test_venue_screens": 30,
+    "test_public_live": 13,
+    "test_director_sheet": 12,
+    "test_table_entry": 11,
+    "test_event_day": 6,
+    "test_smoke": 6,
+    "test_incomplete_sets": 5,
+    "test_director_access": 5,
+    "test_series_flow": 4,
+    "test_ratings_pages": 2,
+}
+
+
+def browser_lanes(items) -> dict[str, int]:
+    """Each browser test module's lane (0 to BROWSER_LANES - 1): the longest modules
+    first, each to the lane with the fewest seconds so far."""
+    counts: dict[str, int] = {}
+    for item in items:
+        if item.get_closest_marker("browser"):
+            name = item.module.__name__
+            counts[name] = counts.get(name, 0) + 1
+    seconds = {
+        name: BROWSER_SECONDS.get(name.rsplit(".", 1)[-1], 5 * count)
+        for name, count in counts.items()
+    }
+    load = [0] * BROWSER_LANES
+    lanes = {}
+    for name in sorted(seconds, key=lambda n: (-seconds[n], n)):
+        lane = load.index(min(load))
+        lanes[name] = lane
+        load[lane] += seconds[name]
+    return lanes
 
 
 def pytest_collection_modifyitems(config, items):
@@ -52,8 +95,12 @@ def pytest_collection_modifyitems(config, items):
         items[:] = kept
     if getattr(config.option, "numprocesses", None) or os.environ.get("PYTEST_XDIST_WORKER"):
         items.sort(key=slow_first)
+        lanes = browser_lanes(items)
         for item in items:
-            if shares_a_fixture(item):
+            if item.get_closest_marker("browser"):
+                lane = lanes[item.module.__name__]
+                item.add_marker(pytest.mark.xdist_group(f"browser-{lane + 1}"))
+            elif shares_a_fixture(item):
                 item.add_marker(pytest.mark.xdist_group(item.module.__name__))
 
 
@@ -61,6 +108,18 @@ def pytest_report_header(config):
     db = settings.DATABASES["default"]
     where = db["NAME"] if db["ENGINE"].endswith("sqlite3") else f"{db['HOST']}:{db['PORT']}"
     return f"database: {db['ENGINE'].rsplit('.', 1)[-1]} ({where}); CI={os.environ.get('CI', '')}"
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings, request, tmp_path_factory):
+    """Just before the test databases are made: in a parallel run on SQLite, migrate
+    once for all the workers (tests/database.py)."""
+    if not hasattr(request.config, "workerinput"):
+        yield
+        return
+    shared = tmp_path_factory.getbasetemp().parent / "migrated.sqlite3"
+    with migrated_once(shared):
+        yield
 
 
 @pytest.fixture

@@ -9,10 +9,14 @@ through the real services, so its rows and history look like a director's.
 from __future__ import annotations
 
 import itertools
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.db import transaction
 
 from core import services
 from game import rules
@@ -20,6 +24,29 @@ from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from tournaments.models import Entry, Event, Player, PlayerCode, Round, Seat, Table
 
 _counter = itertools.count(1)
+T = TypeVar("T")
+
+
+def kept_for_the_module(django_db_blocker, build: Callable[[], T]) -> Iterator[T]:
+    """For a module-scoped fixture: what `build` writes is made once for all the
+    module's tests, inside a transaction rolled back after the last of them. Each test
+    runs in a savepoint of it (pytest-django's `db`), so what one test writes is gone
+    before the next. Only for modules whose tests are not transactional; the suite keeps
+    such a module's tests in one process (tests/conftest.py)."""
+    with django_db_blocker.unblock():
+        atomic = transaction.atomic()
+        atomic.__enter__()
+        try:
+            built = build()
+        except BaseException:
+            atomic.__exit__(*sys.exc_info())
+            raise
+    try:
+        yield built
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            atomic.__exit__(None, None, None)
 
 
 def make_user(username: str, *, superuser: bool = False):
@@ -180,9 +207,13 @@ def hand_at(seats, went_out: int | None = None, *, base: int = 10) -> HandEntry:
 
 
 def play(table: Table, numbers, seats, *, by=None, base: int = 10) -> None:
-    """Record hands `numbers` at `table` for `seats`, through the service."""
-    for number in numbers:
-        services.record_hand(table=table, number=number, entry=hand_at(seats, base=base), by=by)
+    """Record hands `numbers` at `table` for `seats`, through the service. In one
+    transaction: the jobs each hand queues run once it commits, and the first standings
+    rebuild covers every hand (the others find nothing left to do)."""
+    with transaction.atomic():
+        for number in numbers:
+            entry = hand_at(seats, base=base)
+            services.record_hand(table=table, number=number, entry=entry, by=by)
 
 
 def make_players(event: Event) -> list[Entry]:

@@ -9,6 +9,7 @@ only (none hides inside a function), and no circle anywhere in the graph they dr
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,11 @@ def imports(name: str) -> tuple[set[str], list[tuple[int, str]]]:
     return top, nested
 
 
-GRAPH = {name: imports(name) for name in MODULES}
+@functools.cache
+def graph() -> dict[str, tuple[set[str], list[tuple[int, str]]]]:
+    """Every module's imports, read when a test first asks (not while collecting, which
+    every parallel worker does)."""
+    return {name: imports(name) for name in MODULES}
 
 
 # Django's documented way to connect signal receivers: imported by the app's
@@ -99,7 +104,7 @@ READY_IMPORTS = {"core.apps": {"core.signals"}}
 def test_no_first_party_import_hides_inside_a_function():
     hidden = {
         name: [(line, t) for line, t in nested if t not in READY_IMPORTS.get(name, set())]
-        for name, (_, nested) in GRAPH.items()
+        for name, (_, nested) in graph().items()
     }
     assert {name: found for name, found in hidden.items() if found} == {}
 
@@ -108,7 +113,7 @@ def test_no_first_party_import_hides_inside_a_function():
 def test_each_package_imports_only_the_layers_below_it(package):
     wrong = {
         name: sorted(t for t in top if t.split(".")[0] not in ALLOWED[package] | {package})
-        for name, (top, _) in GRAPH.items()
+        for name, (top, _) in graph().items()
         if name.split(".")[0] == package
     }
     assert {name: found for name, found in wrong.items() if found} == {}
@@ -195,7 +200,7 @@ def test_core_is_grouped_by_feature():
 def test_a_feature_never_imports_the_indexes():
     wrong = {
         name: sorted(top & INDEXES)
-        for name, (top, _) in GRAPH.items()
+        for name, (top, _) in graph().items()
         if feature_of(name) and top & INDEXES
     }
     assert wrong == {}
@@ -214,7 +219,7 @@ def test_the_public_names_check_sees_a_private_import(tmp_path, monkeypatch):
 
 
 def test_the_import_graph_has_no_circle():
-    edges = {name: edges_of(name, top) for name, (top, _) in GRAPH.items()}
+    edges = {name: edges_of(name, top) for name, (top, _) in graph().items()}
     # Tarjan's strongly connected components: a component of more than one module is a circle.
     index, low, stack, on_stack, circles = {}, {}, [], set(), []
 

@@ -4,6 +4,7 @@ Every archive here is well formed and correctly signed: only its content is wron
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 
@@ -14,18 +15,30 @@ from core import archive
 from core.archive import export as archive_export
 from core.archive import importer as archive_import
 from tests.core.test_archive import forget, resigned, row_counts
-from tests.fixtures import played_event
+from tests.fixtures import kept_for_the_module, make_alice, played_event
 from tournaments.models import Event, Table
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def exported(django_db_setup, django_db_blocker):
+    """alice's played event exported, then forgotten as if this were another site: made
+    once for the module's tests (alice stays, as she would for each test)."""
+
+    def build() -> dict:
+        event = played_event(director=make_alice())
+        doc = json.loads(archive.dumps(archive_export.export_event(event)))
+        forget(event)
+        return doc
+
+    yield from kept_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def document(alice):
-    event = played_event(director=alice)
-    doc = json.loads(archive.dumps(archive_export.export_event(event)))
-    forget(event)
-    return doc
+def document(exported, db):
+    """A copy of the archive of alice's played event, for the test to damage."""
+    return copy.deepcopy(exported)
 
 
 def rows(doc: dict, section: str) -> list[dict]:

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from core import background, derived, services
@@ -43,8 +44,9 @@ def leg(
     round_ = make_round(event, table_sizes=(len(players),), entries=entries)
     table = round_.tables.get()
     seats = list(range(1, len(players) + 1))
-    for number in range(1, 10):
-        services.record_hand(table=table, number=number, entry=hand_at(seats, went_out=1))
+    with transaction.atomic():  # one standings rebuild for the nine hands (see `play`)
+        for number in range(1, 10):
+            services.record_hand(table=table, number=number, entry=hand_at(seats, went_out=1))
     services.close_round(round=round_)
     if finish:
         services.finish_event(event=event)

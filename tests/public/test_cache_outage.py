@@ -14,8 +14,10 @@ from django.test.utils import override_settings
 
 from core.caching import forget_process_copies
 from kalooki_site.settings import cache_settings
+from tests.fixtures import kept_for_the_module
 from tests.processes import RedisServer, free_port
 from tests.public.test_queries import CACHED, PAGES, demo, queries, url
+from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -32,11 +34,27 @@ def port() -> int:
     return free_port()
 
 
+@pytest.fixture(scope="module")
+def demos(django_db_setup, django_db_blocker):
+    """The demo events of 8 and 32 players, made once for the module's tests (which
+    only read them): their slugs."""
+    yield from kept_for_the_module(django_db_blocker, lambda: [demo(8).slug, demo(32).slug])
+
+
+@pytest.fixture
+def small(demos, db) -> Event:
+    return Event.objects.get(slug=demos[0])
+
+
+@pytest.fixture
+def large(demos, db) -> Event:
+    return Event.objects.get(slug=demos[1])
+
+
 @pytest.mark.parametrize("path", READS)
 def test_every_public_read_answers_from_the_database_while_redis_is_down(
-    client, port, path, still_clock
+    client, port, path, still_clock, small, large
 ):
-    small, large = demo(8), demo(32)
     expected = client.get(url(path, large)).content  # built with the local cache
     forget_process_copies()  # nor this process's own copies of what it built
     with override_settings(CACHES=redis_cache(port)):  # nothing listens on this port
@@ -50,9 +68,8 @@ def test_every_public_read_answers_from_the_database_while_redis_is_down(
     assert counts[0] == counts[1], f"{path}: {counts}"
 
 
-def test_pages_use_redis_again_by_themselves_once_it_is_back(client, port):
-    event = demo(8)
-    address = url(CACHED[0], event)
+def test_pages_use_redis_again_by_themselves_once_it_is_back(client, port, small):
+    address = url(CACHED[0], small)
     with override_settings(CACHES=redis_cache(port)):
         assert client.get(address).status_code == 200  # down: from the database
         redis = RedisServer(port)

@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from core.demo import DemoOptions, generate_demo_event
 from core.services import refresh_standings
+from tests.fixtures import kept_for_the_module
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
@@ -49,6 +50,23 @@ def demo(players: int) -> Event:
     return event
 
 
+@pytest.fixture(scope="module")
+def demos(django_db_setup, django_db_blocker):
+    """The demo events of 8 and 64 players, made once for the module's tests (which
+    only read them): their slugs."""
+    yield from kept_for_the_module(django_db_blocker, lambda: [demo(8).slug, demo(64).slug])
+
+
+@pytest.fixture
+def small(demos, db) -> Event:
+    return Event.objects.get(slug=demos[0])
+
+
+@pytest.fixture
+def large(demos, db) -> Event:
+    return Event.objects.get(slug=demos[1])
+
+
 def url(path: str, event: Event) -> str:
     player = event.entries.order_by("seed_number").first().player_id
     # A table with hands recorded: an empty one skips the queries for hands it lacks.
@@ -75,9 +93,8 @@ def queries(client, path: str) -> int:
 
 @pytest.mark.parametrize("path", list(PAGES))
 def test_a_page_runs_as_many_queries_for_64_players_as_for_8(
-    client, path, django_assert_max_num_queries
+    client, path, django_assert_max_num_queries, small, large
 ):
-    small, large = demo(8), demo(64)
     cache.clear()
     counts = [queries(client, url(path, small)), queries(client, url(path, large))]
     assert counts[0] == counts[1], f"{path}: {counts}"
@@ -89,11 +106,10 @@ def test_a_page_runs_as_many_queries_for_64_players_as_for_8(
 
 @pytest.mark.parametrize("path", CACHED)
 def test_a_cached_page_of_a_public_event_runs_no_query(
-    client, path, django_assert_num_queries, still_clock
+    client, path, django_assert_num_queries, still_clock, large
 ):
-    event = demo(64)
     cache.clear()
-    address = url(path, event)
+    address = url(path, large)
     first = client.get(address).content
     with django_assert_num_queries(0):
         response = client.get(address)
