@@ -1,7 +1,9 @@
 """The guarantee adjusted scores give (README, "Standings"): a player who did nothing
 wrong never ranks below where their set, adjusted for the hands their table could not
 play, puts them, whatever other sets at their table are cut short (the others withdraw
-mid-set). In every format, over random events."""
+mid-set). In total and knockout their rank never drops; in table-points they keep every
+placement point, and only a tablemate who now beats the one who left (instead of
+sharing a place with them) can pass them. Over random events."""
 
 from __future__ import annotations
 
@@ -90,10 +92,16 @@ def test_others_cut_short_at_their_table_never_lower_a_player_with_an_adjusted_s
     after_sets = [cut_short(s, missing) if (s.entry, s.round) in gone else s for s in sets]
     withdrawn = {entry for entry, _ in gone}
     after_entries = [EntryRecord(n, withdrawn=n in withdrawn) for n in range(1, players + 1)]
-    after = {
-        r.entry: r.rank
-        for r in rank(
-            format=format, sets=after_sets, entries=after_entries, advance_per_table=advance
-        )
-    }
-    assert after[who] <= ranked[who]
+    again = rank(format=format, sets=after_sets, entries=after_entries, advance_per_table=advance)
+    after = {r.entry: r.rank for r in again}
+    if format != "table-points":
+        assert after[who] <= ranked[who]
+        return
+    # In table-points the player keeps every placement point, and only a tablemate who
+    # now beats the one who left (no longer sharing a place with them) can pass them.
+    before = {r.entry: r for r in rank(format=format, sets=sets, entries=entries)}
+    now = {r.entry: r for r in again}
+    assert now[who].table_points >= before[who].table_points
+    mates = {s.entry for s in sets if (s.round, s.table) in {(c.round, c.table) for c in cut}}
+    passed = {e for e in after if after[e] < after[who] and ranked[e] > ranked[who]}
+    assert passed <= mates - {who}
