@@ -17,7 +17,6 @@ from kalooki_site.settings import cache_settings
 from tests.fixtures import kept_for_the_module
 from tests.processes import RedisServer, free_port
 from tests.public.test_queries import CACHED, PAGES, demo, queries, url
-from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 
@@ -39,16 +38,6 @@ def demos(django_db_setup, django_db_blocker):
     """The demo events of 8 and 32 players, made once for the module's tests (which
     only read them): their slugs."""
     yield from kept_for_the_module(django_db_blocker, lambda: [demo(8).slug, demo(32).slug])
-
-
-@pytest.fixture
-def small(demos, db) -> Event:
-    return Event.objects.get(slug=demos[0])
-
-
-@pytest.fixture
-def large(demos, db) -> Event:
-    return Event.objects.get(slug=demos[1])
 
 
 @pytest.mark.parametrize("path", READS)

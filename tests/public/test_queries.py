@@ -57,16 +57,6 @@ def demos(django_db_setup, django_db_blocker):
     yield from kept_for_the_module(django_db_blocker, lambda: [demo(8).slug, demo(64).slug])
 
 
-@pytest.fixture
-def small(demos, db) -> Event:
-    return Event.objects.get(slug=demos[0])
-
-
-@pytest.fixture
-def large(demos, db) -> Event:
-    return Event.objects.get(slug=demos[1])
-
-
 def url(path: str, event: Event) -> str:
     player = event.entries.order_by("seed_number").first().player_id
     # A table with hands recorded: an empty one skips the queries for hands it lacks.
