@@ -14,13 +14,14 @@ is caught up later (`core.derived`).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 
 from core.jobs import SEATING, SERIES_STANDINGS, STANDINGS
 
@@ -46,12 +47,30 @@ def after_commit(name: str, *args: Any, countdown: float | None = None) -> None:
     transaction.on_commit(partial(send, name, args, countdown))
 
 
+# Without a broker the job runs in the web process, where SQLite may refuse it for a
+# moment while another request reads the same table ("database table is locked"): it
+# is tried again this many times, a little later each time, before the catch-up is left
+# to do it.
+LOCKED_TRIES = 4
+
+
+def run_now(name: str, args: tuple) -> None:
+    for attempt in range(LOCKED_TRIES):
+        try:
+            JOBS[name](*args)
+            return
+        except OperationalError as error:
+            if "locked" not in str(error) or attempt == LOCKED_TRIES - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+
+
 def send(name: str, args: tuple, countdown: float | None = None) -> bool:
     """Queue the job now (run it, without a broker); whether that worked. Never raises:
     the caller's write has committed, and what is not done now is caught up later."""
     try:
         if settings.CELERY_TASK_ALWAYS_EAGER:
-            JOBS[name](*args)
+            run_now(name, args)
         else:
             current_app.send_task(name, args=args, countdown=countdown)
     except Exception:
