@@ -185,7 +185,6 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         "stale": reads.standings_stale(series),
         "out_of_step": selectors.out_of_step(series),
         "final_started": services.final_started(series),
-        "final_seated": series.final is not None and series.final.rounds.exists(),
         "unfinished": [leg.event for leg in legs if not leg.scored],
     }
     return render(request, "director/series.html", context)

@@ -8,7 +8,8 @@ whether a seeded final still matches its series (`final_plan`, `out_of_step`).
   qualifier's carry.
 - Seeding is refused while a leg is not finished, unless forced with a reason.
 - Seeding again (the same event) brings the final in step with the series, until its
-  first round is seated: qualifiers who no longer qualify leave it, new ones enter.
+  first hand is recorded: qualifiers who no longer qualify leave it, new ones enter, and
+  a round seated meanwhile is discarded.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from core.locks import for_request
 from core.ratings import selectors as rating_reads
 from core.ratings import services as ratings
 from core.screens.services import screens_changed
+from core.seating.services import discard_draft
 from core.series import selectors as read_series
 from core.series.services import (
     check_carry_over,
@@ -37,7 +39,7 @@ from core.series.services import (
 from core.series.standings import SERIES_STANDINGS, refresh_series_standings
 from core.standings.services import queue_standings_refresh
 from game import series as game_series
-from scoring.models import SeriesStanding
+from scoring.models import Hand, SeriesStanding
 from tournaments.models import Entry, Event, Player, Series
 
 # How the final's entries are seeded: by series rank, or by rating across events.
@@ -182,7 +184,8 @@ def create_final(
     leg is not finished, unless `force` with a `reason` (kept, shown on the series'
     page). The standings, and for "rating" the ratings, are brought up to date first if
     a change is still being ranked. Seeding the same event again brings it in step with
-    the series until its first round is seated. Round 1 of the final seated "spread"
+    the series until its first hand is recorded (a round seated meanwhile is discarded,
+    to be seated again from the new entries). Round 1 of the final seated "spread"
     uses these seeds; the carries follow the series rank (`qualifier_carries`)."""
     check_seed_by(seed_by)
     series = Series.objects.select_for_update().get(pk=series.pk)
@@ -190,11 +193,14 @@ def create_final(
     check_directs(by, event, as_="a series' final")
     if event.series_id == series.pk:
         raise StateConflict(f"{event.name} is a leg of this series, not its final.", field="event")
-    if event.status == Event.Status.FINISHED or event.rounds.exists():
-        again = ", so it can no longer be seeded again" if series.final_id == event.pk else ""
+    reseeding = series.final_id == event.pk
+    played = Hand.objects.filter(table__round__event=event).exists()
+    if event.status == Event.Status.FINISHED or played or (event.rounds.exists() and not reseeding):
+        again = ", so it can no longer be seeded again" if reseeding else ""
+        first = "hand is recorded" if reseeding else "round"
         raise StateConflict(
             f"{event.name} has started; the final's entries are made before its first "
-            f"round{again}.",
+            f"{first}{again}.",
             field="event",
         )
     check_carry_over(series.carry_over_step, event, field="event", error=StateConflict)
@@ -225,6 +231,9 @@ def create_final(
         raise InvalidInput(f"The reason is at most {FORCED_REASON_MAX} characters.", field="reason")
     if derived.is_dirty(SERIES_STANDINGS, series.pk):
         refresh_series_standings(series=series)
+    # Seated from the entries about to change, with no hand played: seated again later.
+    for seated in event.rounds.order_by("-number"):
+        discard_draft(seated, by, why="discarded: the final was seeded again")
     if seed_by == SEED_BY_RATING and derived.is_dirty(ratings.RATINGS, ratings.KEY):
         ratings.refresh_ratings(if_stale=True)
     plan = final_plan(series, seed_by=seed_by)

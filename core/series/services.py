@@ -27,7 +27,8 @@ from core.screens.services import screens_changed
 from core.series.standings import queue_series_refresh
 from game import prizes as game_prizes
 from game import series as game_series
-from tournaments.models import Event, Round, Series
+from scoring.models import Hand
+from tournaments.models import Event, Series
 
 SERIES_FIELDS = (
     "slug",
@@ -166,9 +167,9 @@ def check_step_unchanged(series: Series, step: int, final: Event | None) -> None
     its first round is seated; after that the step no longer changes."""
     if step == series.carry_over_step or final is None:
         return
-    if final.rounds.exists():
+    if Hand.objects.filter(table__round__event=final).exists():
         raise InvalidInput(
-            f"{final.name}, the final, has begun (its first round is seated), so its "
+            f"{final.name}, the final, has begun (its first hand is recorded), so its "
             "carried points stay as they were seeded.",
             field="carry_over_step",
         )
@@ -290,15 +291,15 @@ def update_series(
 
 
 def final_started(series: Series) -> bool:
-    """Whether the series' final has begun: its first round is seated, so it can no
+    """Whether the series' final has begun: its first hand is recorded, so it can no
     longer be seeded again. 1 query (none without a final)."""
     if series.final_id is None:
         return False
-    return Round.objects.filter(event_id=series.final_id).exists()
+    return Hand.objects.filter(table__round__event_id=series.final_id).exists()
 
 
 def check_qualification_open(series: Series, *, field: str = "series") -> None:
-    """Once the final has begun (its first round seated, so it can no longer be seeded
+    """Once the final has begun (its first hand recorded, so it can no longer be seeded
     again) the series' qualification is frozen: a change to its legs, its ranking
     settings or a leg's results is refused until the organiser reopens the series with
     a reason (`reopen_series`)."""

@@ -174,9 +174,16 @@ def test_a_final_out_of_step_says_what_would_change_and_is_reseeded(api, root, s
     assert client.post(SERIES + "final/", {"event": "final"}, format="json").status_code == 200
     assert Entry.objects.get(event=final, player=players[9]).carried_points == 30
     assert client.get(SERIES).json()["final_out_of_step"] is False
-    # Once its first round is seated, the final has begun: no more seeding, and the
-    # series' qualification is frozen.
+    # A round seated meanwhile, nothing played: seeding again discards it.
     make_round(final, table_sizes=(3,))
+    assert client.patch(SERIES, {"qualifiers": 3}, format="json").status_code == 200
+    reseeded = client.post(SERIES + "final/", {"event": "final"}, format="json")
+    assert reseeded.status_code == 200 and len(reseeded.json()["entries"]) == 3
+    assert not final.rounds.exists()
+    # Once its first hand is recorded, the final has begun: no more seeding, and the
+    # series' qualification is frozen.
+    round_ = make_round(final, table_sizes=(4,), entries=list(final.entries.all()))
+    services.record_hand(table=round_.tables.get(), number=1, entry=hand_at([1, 2, 3, 4]))
     refused = client.patch(SERIES, {"qualifiers": 4}, format="json")
     assert refused.status_code == 409 and "frozen" in refused.json()["qualifiers"][0]
     late = client.post(SERIES + "final/", {"event": "final"}, format="json")

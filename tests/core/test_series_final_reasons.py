@@ -10,7 +10,7 @@ from core import services
 from core.errors import InvalidInput, StateConflict
 from core.series.services import check_final_format
 from tests.core.test_series import leg
-from tests.fixtures import make_event, make_round
+from tests.fixtures import hand_at, make_event, make_round
 from tournaments.models import Entry, Event, Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -58,11 +58,12 @@ def test_the_admin_refuses_a_new_step_once_the_final_has_begun(client, root, ser
     leg(series, [Player.objects.create(name=f"P{i}") for i in range(4)], day=1)
     final = make_event(slug="final")
     services.create_final(series=series, event=final)
-    make_round(final, table_sizes=(3,))
+    round_ = make_round(final, table_sizes=(3,), entries=list(final.entries.all()))
+    services.record_hand(table=round_.tables.get(), number=1, entry=hand_at([1, 2, 3]))
     client.force_login(root)
     url = f"/admin/tournaments/series/{series.pk}/change/"
     response = client.post(url, {**series_form(client, url), "carry_over_step": 10})
     assert response.status_code == 200
-    assert b"has begun (its first round is seated)" in response.content
+    assert b"has begun (its first hand is recorded)" in response.content
     series.refresh_from_db()
     assert series.carry_over_step == 0
