@@ -30,8 +30,8 @@ from core.archive import (
     ArchiveError,
     checksum,
     decode,
-    upgrade,
 )
+from core.archive.upgrade import upgrade
 from game.rulesets import check_house
 from tournaments.models import Event, HouseRuleset
 

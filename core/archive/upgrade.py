@@ -1,0 +1,151 @@
+"""Reading an archive written by an earlier version, or before optional fields existed:
+its payload brought to the current shape (what it lacks is what it meant then)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.archive import EVENT_FIELDS, HISTORY_SECTIONS, HOUSE_RULES, SECTIONS, encode
+from game.rulesets import get_ruleset
+from game.sets import ends_after
+from tournaments.models import Event
+
+
+def upgrade(payload: dict[str, Any], version: int) -> dict[str, Any]:
+    """An older archive's payload in the current version's shape (its checksum was
+    checked as written): what it lacks is what it meant."""
+    if version == 1:
+        payload = upgrade_from_1(payload)
+    if version <= 2:
+        payload = upgrade_from_2(payload)
+    return with_optional_fields(payload)
+
+
+def upgrade_from_2(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 had no prizes and no house rules: none, the draw deciding ties."""
+    event = payload.get("event")
+    if not isinstance(event, dict):
+        return payload
+    event = {**event, HOUSE_RULES: None}
+    for name in ("prizes", "prize_ties", "frozen_ruleset"):
+        if name not in event:
+            field = Event._meta.get_field(name)
+            event[name] = encode(field, field.get_default())
+    payload = {**payload, "event": event}
+    # Nobody carried points into an event then (a series final's carried-over score).
+    history = payload.get("history")
+    history_rows = history.get("entries") if isinstance(history, dict) else None
+    for rows in (payload.get("entries"), history_rows):
+        for row in rows if isinstance(rows, list) else ():
+            if isinstance(row, dict):
+                row.setdefault("carried_points", 0)
+    return payload
+
+
+# Fields added without raising the format version: an archive written before them (of
+# the same version) is read with these defaults. By section ("event": the event row);
+# a section's history rows take the same defaults.
+OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
+    "event": {
+        "check_in": False,
+        "club_avoidance": False,
+        "results_changed_at": None,
+        "results_changed_reason": "",
+        # An event of then ranked a knockout by places per table.
+        "even_knockout_places": False,
+    },
+    "entries": {"checked_in": False},
+    "proposals": {"version": 1},
+    "rounds": {"adjusted_at": None},
+    "seats": {"at_fault": ""},
+    "standings": {"adjusted_hands": 0, "at_fault_hands": 0, "adjusted": [], "filled_in": []},
+}
+# Sections added the same way: an archive written before them has none of their rows
+# (an event of then adjusted no score: its incomplete sets stand as they were ranked).
+OPTIONAL_SECTIONS = ("adjusted_scores",)
+
+
+def with_optional_fields(payload: dict[str, Any]) -> dict[str, Any]:
+    """`payload` with every optional field it lacks at its default (rows of the wrong
+    shape are left for the checks that follow to name)."""
+    payload = {**payload}
+    for name in OPTIONAL_SECTIONS:
+        payload.setdefault(name, [])
+
+    def filled(rows: Any, defaults: dict[str, Any]) -> Any:
+        if not isinstance(rows, list):
+            return rows
+        return [{**defaults, **row} if isinstance(row, dict) else row for row in rows]
+
+    for name, defaults in OPTIONAL_FIELDS.items():
+        if name == "event":
+            if isinstance(payload.get("event"), dict):
+                payload["event"] = {**defaults, **payload["event"]}
+            continue
+        if name in payload:
+            payload[name] = filled(payload[name], defaults)
+        history = payload.get("history")
+        if isinstance(history, dict) and name in history:
+            payload["history"] = {**history, name: filled(history[name], defaults)}
+    return payload
+
+
+def upgrade_from_1(payload: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 had no agreed rules, table ends, incomplete sets or round history. An
+    event whose penalties carry amounts other than the agreed one allowed them; a
+    table's end follows from its seats' leave points."""
+    payload = {**payload}
+    event = payload.get("event")
+    if not isinstance(event, dict):
+        return payload  # the checks that follow say what is wrong
+    agreed = event.get("director_penalty")
+    amounts = {
+        row.get("points")
+        for row in payload.get("penalties") or ()
+        if isinstance(row, dict) and row.get("kind") != "challenge"
+    }
+    event = {**event, "overcall_penalty": True, "trinidad_doubling": False}
+    event["penalty_per_hand"] = bool(amounts - {agreed})
+    payload["event"] = event
+    leave_points: dict[Any, list] = {}
+    for seat in payload.get("seats") or ():
+        if isinstance(seat, dict):
+            leave_points.setdefault(seat.get("table"), []).append(seat.get("left_after_hand"))
+    try:
+        hands = get_ruleset(event.get("ruleset")).hand_count
+    except ValueError:
+        hands = None
+    payload["tables"] = [
+        {**row, "closed_after_hand": ends(leave_points.get(row.get("id"), []), hands)}
+        if isinstance(row, dict)
+        else row
+        for row in payload.get("tables") or ()
+    ]
+    payload["standings"] = [
+        {**row, "sets_incomplete": 0, "incomplete": []} if isinstance(row, dict) else row
+        for row in payload.get("standings") or ()
+    ]
+    # Settings and rows that came after version 1 (players' entries, the venue screens):
+    # an event of then had their defaults and none of the rows.
+    for name in EVENT_FIELDS:
+        if name not in event:
+            field = Event._meta.get_field(name)
+            event[name] = encode(field, field.get_default())
+    for section in SECTIONS:
+        payload.setdefault(section.name, [])
+    history = payload.get("history")
+    if isinstance(history, dict):
+        tables = [
+            {**row, "closed_after_hand": None} if isinstance(row, dict) else row
+            for row in history.get("tables") or ()
+        ]
+        payload["history"] = {**history, "tables": tables, "rounds": []}
+        for section in HISTORY_SECTIONS:
+            payload["history"].setdefault(section.name, [])
+    return payload
+
+
+def ends(leave_points: list, hands: int | None) -> int | None:
+    if hands is None or not all(p is None or isinstance(p, int) for p in leave_points):
+        return None
+    return ends_after(leave_points, hands)
