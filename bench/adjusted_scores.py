@@ -69,7 +69,6 @@ well a whole event finds who is better.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import statistics
 import sys
@@ -80,6 +79,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._model import (  # noqa: E402
+    PLAYERS,
+    ROUNDS,
+    deal_scale,
+    hand_draws,
+    kendall_tau_b,
+    mean_se,
+    play,
+    pooled_se,
+)
 from game.adjusted import FIELD_MEAN, FIELD_MEDIAN, PRO_RATA, SeatHands, adjust  # noqa: E402
 from game.ranking import (  # noqa: E402
     COMPLETE,
@@ -90,20 +99,11 @@ from game.ranking import (  # noqa: E402
     rank,
     set_state,
 )
-from game.rulesets import get_ruleset  # noqa: E402
 from game.seating import table_sizes  # noqa: E402
 from game.sets import ends_after  # noqa: E402
 
 # --- The model -------------------------------------------------------------------------
 
-PLAYERS = 64
-ROUNDS = 4
-OUT_WEIGHT = 0.35  # P(go out) is proportional to exp(OUT_WEIGHT * skill)
-PENALTY_MEAN = 45.0  # mean cards left in hand, skill 0
-PENALTY_PER_SKILL = 6.0  # the mean falls by this much per unit of skill
-PENALTY_MEAN_FLOOR = 5.0
-PENALTY_SHAPE = 2.0  # gamma shape: skewed to the right
-PENALTY_MIN, PENALTY_MAX = 1, 250
 CUT_FIRST = 4  # a cut table stops after a hand uniform in CUT_FIRST..hands-1
 WITHDRAW_RATE = 0.01  # per player per round
 DRAW_SEED = 0  # the ranking's seeded draw (ties are rare with these totals)
@@ -113,60 +113,6 @@ FULL = "full"
 RULES = (TODAY, PRO_RATA, FIELD_MEAN, FIELD_MEDIAN)
 TOP = 8
 FAR = 8  # "ranked more than FAR places below full play"
-
-
-def deal_scale(hand_count: int, deal_scaled: bool) -> tuple[float, ...]:
-    """Each hand's penalty mean as a multiple of the set's: 1 each, or (`deal_scaled`)
-    its cards dealt over the set's average."""
-    if not deal_scaled:
-        return (1.0,) * hand_count
-    ruleset = get_ruleset("jamaica" if hand_count == 9 else "trinidad")
-    if ruleset.hand_count != hand_count:
-        raise SystemExit(f"--deal-scaled knows sets of 9 and 7 hands, not {hand_count}")
-    dealt = [spec.cards_dealt for spec in ruleset.hands]
-    average = sum(dealt) / len(dealt)
-    return tuple(cards / average for cards in dealt)
-
-
-def hand_draws(
-    rng: random.Random, skill: float, scale: Sequence[float]
-) -> tuple[tuple[float, int], ...]:
-    """One player's draws for one round, hand by hand: (race, penalty).
-
-    Whoever at the table has the lowest race goes out: an exponential race with rate
-    exp(OUT_WEIGHT * skill), so P(going out) is proportional to that rate at any table,
-    whoever sits there. The penalty is what the player scores when someone else goes
-    out. Drawn per player, not per table, so a player's hands do not depend on who else
-    sits at the table (table_size_bias.py relies on it).
-    """
-    rate = math.exp(OUT_WEIGHT * skill)
-    mean = max(PENALTY_MEAN - PENALTY_PER_SKILL * skill, PENALTY_MEAN_FLOOR)
-    draws = []
-    for factor in scale:
-        race = rng.expovariate(rate)
-        penalty = rng.gammavariate(PENALTY_SHAPE, mean * factor / PENALTY_SHAPE)
-        draws.append((race, min(max(round(penalty), PENALTY_MIN), PENALTY_MAX)))
-    return tuple(draws)
-
-
-def play(
-    seats: Sequence[int],
-    draws: dict[int, Sequence[tuple[float, int]]],
-    hand_count: int,
-    leave: dict[int, int],
-) -> dict[int, dict[int, int]]:
-    """Every hand of the set as the table would play it with nobody cut short: player
-    -> hand number -> score. A player who left (`leave`: player -> the hand they left
-    after) plays no later hand."""
-    scores: dict[int, dict[int, int]] = {player: {} for player in seats}
-    for hand in range(1, hand_count + 1):
-        present = [p for p in seats if leave.get(p, hand_count) >= hand]
-        if not present:
-            break
-        out = min(present, key=lambda p: draws[p][hand - 1][0])
-        for player in present:
-            scores[player][hand] = 0 if player == out else draws[player][hand - 1][1]
-    return scores
 
 
 @dataclass(frozen=True)
@@ -321,30 +267,6 @@ def standing(event: Event, cut_rate: float | None, rule: str, formats: Sequence[
 # --- Measures --------------------------------------------------------------------------
 
 
-def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
-    """Kendall's tau-b of two paired samples (ties allowed), O(n^2)."""
-    if len(x) != len(y):
-        raise ValueError("tau-b needs paired samples")
-    concordant = discordant = tied_x = tied_y = 0
-    n = len(x)
-    for i in range(n):
-        xi, yi = x[i], y[i]
-        for j in range(i + 1, n):
-            dx, dy = xi - x[j], yi - y[j]
-            if dx == 0:
-                tied_x += 1
-            if dy == 0:
-                tied_y += 1
-            if dx and dy:
-                if (dx > 0) == (dy > 0):
-                    concordant += 1
-                else:
-                    discordant += 1
-    pairs = n * (n - 1) // 2
-    denominator = math.sqrt((pairs - tied_x) * (pairs - tied_y))
-    return (concordant - discordant) / denominator if denominator else math.nan
-
-
 @dataclass
 class Measure:
     """One scenario, format and rule, over the events."""
@@ -427,26 +349,6 @@ def paired(metric: Metric, a: Measure, b: Measure) -> tuple[float, float]:
     if metric.pooled:
         return pooled_se([[x - y for x, y in zip(xs, ys, strict=True)] for xs, ys in pairs])
     return mean_se([x - y for x, y in pairs])
-
-
-def mean_se(values: Sequence[float]) -> tuple[float, float]:
-    if len(values) < 2:
-        return (values[0] if values else math.nan), math.nan
-    return statistics.fmean(values), statistics.stdev(values) / math.sqrt(len(values))
-
-
-def pooled_se(per_event: Sequence[Sequence[float]]) -> tuple[float, float]:
-    """The mean of every value of every event, and its standard error with the events as
-    clusters (a ratio estimator: the values of one event are not independent)."""
-    sums = [sum(values) for values in per_event]
-    counts = [len(values) for values in per_event]
-    n = sum(counts)
-    if not n:
-        return math.nan, math.nan
-    ratio = sum(sums) / n
-    spread = sum((s - ratio * c) ** 2 for s, c in zip(sums, counts, strict=True))
-    k = len(per_event)
-    return ratio, math.sqrt(spread * k / (k - 1)) / n if k > 1 else math.nan
 
 
 # --- Running ---------------------------------------------------------------------------

@@ -69,7 +69,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.adjusted_scores import PLAYERS, ROUNDS, hand_draws, mean_se, play  # noqa: E402
+from bench._model import PLAYERS, ROUNDS, hand_draws, mean_se, play  # noqa: E402
 from game.ranking import EntryRecord, SetRecord, rank  # noqa: E402
 from game.ranking_keys import Ranked, places_by_table  # noqa: E402
 from game.seating import table_sizes  # noqa: E402
