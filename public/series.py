@@ -13,21 +13,6 @@ from core import printing
 from core.series import selectors as reads
 from core.standings import exports
 from game import series as game_series
-from tournaments.models import Event
-
-
-def series_over(series, legs: list) -> bool:
-    """The series' results are final: its final finished, or (without one) every leg."""
-    if series.final is not None:
-        return series.final.status == Event.Status.FINISHED
-    return bool(legs) and all(leg.scored for leg in legs)
-
-
-def cut_after(rows: list) -> int | None:
-    """The rank under which the qualification line is drawn (None: nobody below it)."""
-    qualified = [row.rank for row in rows if row.qualified]
-    last = max(qualified, default=0)
-    return last if last and last < len(rows) else None
 
 
 @require_safe
@@ -44,8 +29,8 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         "legs": rows_of_legs,
         "rows": rows,
         "final": series.final,
-        "cut": cut_after(rows),
-        "series_over": series_over(series, rows_of_legs),
+        "cut": reads.cut_after(rows),
+        "series_over": reads.series_over(series, rows_of_legs),
         "countback_words": game_series.COUNTBACK_WORDS,
         "prize_table": reads.prize_table(series.prizes),  # shown before any leg is scored
     }

@@ -287,3 +287,17 @@ def standings_stale(series: Series) -> bool:
     return DerivedState.objects.filter(
         kind=SERIES_STANDINGS, key=series.pk, dirty_since__isnull=False
     ).exists()
+
+
+def series_over(series, legs: list) -> bool:
+    """The series' results are final: its final finished, or (without one) every leg."""
+    if series.final is not None:
+        return series.final.status == Event.Status.FINISHED
+    return bool(legs) and all(leg.scored for leg in legs)
+
+
+def cut_after(rows: list) -> int | None:
+    """The rank under which the qualification line is drawn (None: nobody below it)."""
+    qualified = [row.rank for row in rows if row.qualified]
+    last = max(qualified, default=0)
+    return last if last and last < len(rows) else None
