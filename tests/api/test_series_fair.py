@@ -270,3 +270,21 @@ def test_the_series_csv_and_pdf_say_which_places_were_shared(api, series, player
     assert any(row["tie_note"].endswith("below by the series' draw") for row in rows.values())
     pdf = api.as_().get("/series/circuit/standings.pdf").content
     assert pdf.startswith(b"%PDF")
+
+
+def test_the_series_page_names_its_legs_and_calls_its_prizes_provisional_until_the_end(
+    api, root, players
+):
+    series = services.create_series(
+        data={"slug": "circuit", "name": "Circuit", "prizes": [{"place": 1, "amount": 100}]},
+        by=root,
+    )
+    two_table_leg(series, players, day=1)
+    later = make_event(slug="leg-2", name="Leg Two", starts_on=date(2027, 1, 2))
+    services.add_leg(series=series, event=later)
+    page = api.as_().get("/series/circuit/").content.decode()
+    assert '<th scope="col" class="num leg-name">Leg Two</th>' in page
+    assert "Provisional: the prizes go by the final series rank" in page
+    services.remove_leg(series=series, event=later)
+    page = api.as_().get("/series/circuit/").content.decode()
+    assert "Provisional: the prizes go by the final series rank" not in page
