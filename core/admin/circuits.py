@@ -103,10 +103,17 @@ class SeriesStandingAdmin(ReadOnly, admin.ModelAdmin):
     list_filter = ["series"]
 
 
+class HttpsURLField(forms.URLField):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(assume_scheme="https", **kwargs)
+
+
 class SiteSettingForm(forms.ModelForm):
     class Meta:
         model = SiteSetting
         fields = ["site_url"]
+        # An address typed without a scheme is taken as https://.
+        field_classes = {"site_url": HttpsURLField}
 
     def clean_site_url(self) -> str:
         try:

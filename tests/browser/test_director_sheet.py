@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Hand, Penalty
+from tests.browser.waiting import wait_until
 from tests.fixtures import make_entries, make_event, make_round, make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -35,9 +36,7 @@ def sign_in(page, live_server, username="alice", password="pw"):
 
 def wait_for_focus(page, element_id: str) -> None:
     """The browser moves the cursor to an autofocus box just after the page loads."""
-    page.wait_for_function(
-        f"document.activeElement && document.activeElement.id === {element_id!r}"
-    )
+    wait_until(page, f"document.activeElement && document.activeElement.id === {element_id!r}")
 
 
 def open_sheet(page, live_server, table: int = 1, first_box: str = "h1-s1"):
@@ -48,9 +47,7 @@ def open_sheet(page, live_server, table: int = 1, first_box: str = "h1-s1"):
 def open_sheet_by_keyboard(page, live_server):
     """From the event's dashboard to table 1's sheet: the 'Go to table' box."""
     page.goto(live_server.url + "/director/kingston/")
-    page.wait_for_function(
-        "() => document.activeElement && document.activeElement.name === 'table'"
-    )
+    wait_until(page, "() => document.activeElement && document.activeElement.name === 'table'")
     page.keyboard.type("1")
     page.keyboard.press("Enter")
     page.wait_for_url("**/director/kingston/rounds/1/tables/1/")
@@ -157,7 +154,7 @@ def test_mistakes_are_told_beside_the_row_and_nothing_typed_is_lost(live_server,
     type_hand(page, ["23", "0", "0", "41"], 2)
     assert problems(page, 1) == ["Seat 3 shows 0 points, but seat 2 went out."]
     # The cursor is back on the box at fault, the rest as typed.
-    page.wait_for_function("() => document.activeElement.id === 'h1-s3'")
+    wait_until(page, "() => document.activeElement.id === 'h1-s3'")
     assert page.input_value("#h1-s1") == "23" and page.input_value("#h1-s4") == "41"
     assert page.get_attribute("#h1-s3", "aria-invalid") == "true"
     page.keyboard.type("15")  # the box's text is selected: typing replaces it
@@ -166,7 +163,7 @@ def test_mistakes_are_told_beside_the_row_and_nothing_typed_is_lost(live_server,
     assert page.locator("#hand-1-problems").count() == 0
 
     # 2. Nobody chosen as went out, and two seats at 0 (with one, it went out).
-    page.wait_for_function("() => document.activeElement.id === 'h2-s1'")
+    wait_until(page, "() => document.activeElement.id === 'h2-s1'")
     for value in ["10", "0", "0", "9"]:
         page.keyboard.type(value)
         page.keyboard.press("Tab")
@@ -217,7 +214,7 @@ def test_a_stale_edit_is_refused_and_the_saved_hand_can_be_shown(live_server, ne
         "Show the saved hand, then enter your change again."
     ]
     assert mine.input_value("#h1-s4") == "44"
-    mine.wait_for_function("() => document.activeElement.classList.contains('reload')")
+    wait_until(mine, "() => document.activeElement.classList.contains('reload')")
     mine.keyboard.press("Enter")  # "Show the saved hand"
     mine.wait_for_selector("#hand-1[data-state=recorded]")
     assert mine.input_value("#h1-s1") == "30" and mine.input_value("#h1-s4") == "41"

@@ -10,6 +10,7 @@ import pytest
 from core import services
 from scoring.models import Hand
 from tests.browser.test_director_sheet import focused_label, open_sheet, sign_in
+from tests.browser.waiting import wait_until
 from tests.fixtures import hand, make_entries, make_event, make_round, make_user
 from tournaments.models import Entry, Seat
 
@@ -36,7 +37,7 @@ def test_after_a_redeal_the_cursor_stays_on_the_hands_fresh_row(live_server, new
     page.keyboard.press("Enter")
     page.wait_for_selector("#hand-1[data-state=redealt]")
     assert page.inner_text("#hand-1-state") == "Redeal recorded: enter the new deal's scores"
-    page.wait_for_function("() => document.activeElement && document.activeElement.id === 'h1-s1'")
+    wait_until(page, "() => document.activeElement && document.activeElement.id === 'h1-s1'")
     assert not page.is_checked("#hand-1 input[name=redeal]")
     # The new deal's scores, typed straight away, are hand 1.
     for value in ["23", "0", "15", "41"]:

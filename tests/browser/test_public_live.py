@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 from core import services
 from game.rules import HandEntry, SeatEntry
 from scoring.models import Standing
+from tests.browser.waiting import wait_until
 from tests.fixtures import make_entries, make_event, make_round, make_user
 from tournaments.models import Event, Round
 
@@ -143,7 +144,8 @@ def test_the_projector_pages_through_a_long_leaderboard(live_server, new_page):
 
     seen = set()
     for _ in range(2):
-        page.wait_for_function(
+        wait_until(
+            page,
             "n => Number(document.querySelector('[data-projector]').dataset.page) > n",
             arg=max(seen, default=1),
         )
@@ -214,14 +216,14 @@ def test_the_leaderboard_polls_while_visible_rests_while_hidden_and_logs_no_erro
     page.evaluate(WATCH_REQUESTS)
 
     # Visible: it polls (every 3 s; every second in the tests), each poll sent.
-    page.wait_for_function("() => window.__requests.length >= 2")
+    wait_until(page, "() => window.__requests.length >= 2")
     assert all(r["sent"] for r in page.evaluate("window.__requests"))
     assert len(polled) >= 2
 
     # Hidden: the next poll comes due and is not sent.
     page.evaluate(SET_VISIBILITY, "hidden")
     sent = len(polled)
-    page.wait_for_function("() => window.__requests.some(r => !r.visible)", timeout=LIVE_TIMEOUT)
+    wait_until(page, "() => window.__requests.some(r => !r.visible)", timeout=LIVE_TIMEOUT)
     skipped = page.evaluate("window.__requests.filter(r => !r.visible)")
     assert [r["sent"] for r in skipped] == [False]
     assert len(polled) == sent
@@ -229,10 +231,10 @@ def test_the_leaderboard_polls_while_visible_rests_while_hidden_and_logs_no_erro
     # Shown again: it asks at once, as the page is shown (not at the next poll, a poll's
     # time after the one it skipped); then polls on.
     count = page.evaluate(SET_VISIBILITY, "visible")
-    page.wait_for_function("n => window.__requests.length > n", arg=count, timeout=1_500)
+    wait_until(page, "n => window.__requests.length > n", arg=count, timeout=1_500)
     refresh = page.evaluate("window.__requests")[count]
     assert refresh["sent"] and refresh["visible"] and refresh["on_show"]
     assert refresh["at"] - skipped[0]["at"] < 2_000
-    page.wait_for_function("n => window.__requests.length > n + 1", arg=count)
+    wait_until(page, "n => window.__requests.length > n + 1", arg=count)
     assert len(polled) >= sent + 2
     assert errors == []  # htmx logs an eval it refuses (evalDisallowedError) as an error

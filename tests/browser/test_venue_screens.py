@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from core import services
 from game.rules import HandEntry, SeatEntry
 from tests.browser.test_director_sheet import sign_in
+from tests.browser.waiting import wait_until
 from tests.fixtures import make_event, make_round, make_user, named_entries
 from tournaments.models import Round
 
@@ -48,7 +49,8 @@ def seconds_left(page, label: str) -> int:
 
 def counts_below(page, label: str, seconds: int, timeout: int = 5_000) -> None:
     """Wait until `label`'s clock on `page` shows less than `seconds` left."""
-    page.wait_for_function(
+    wait_until(
+        page,
         """([label, seconds]) => {
             const time = document.querySelector(
                 `[data-clock][aria-label="${label}: time left"] [data-clock-time]`);
@@ -163,7 +165,8 @@ def test_a_screen_whose_own_clock_is_wrong_still_shows_the_servers_time(live_ser
     wrong.context.clock.install(time=datetime.now() - timedelta(minutes=75))
     wrong.goto(f"{live_server.url}/events/kingston/projector/")
     # Until its first poll it counts by its own clock; the answer's time puts it right.
-    wrong.wait_for_function(
+    wait_until(
+        wrong,
         "() => window.kalookiClock && Math.abs(window.kalookiClock.offset() - 75 * 60000) < 5000",
         timeout=LIVE_TIMEOUT,
     )
