@@ -173,6 +173,12 @@ class Event(models.Model):
     prizes = models.JSONField(
         default=list, blank=True, help_text='Prizes by place: [{"place", "amount", "item"}].'
     )
+    prize_currency = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        help_text="What the amounts are in, as written before them: J$, TT$, US$.",
+    )
     prize_ties = models.CharField(
         max_length=8,
         choices=[(p, p) for p in PRIZE_TIE_POLICIES],

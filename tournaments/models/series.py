@@ -70,6 +70,7 @@ class Series(models.Model):
     reopened_at = models.DateTimeField(null=True, blank=True, editable=False)
     reopened_reason = models.CharField(max_length=300, blank=True, default="")
     prizes = models.JSONField(default=list, blank=True)
+    prize_currency = models.CharField(max_length=8, blank=True, default="")
     prize_ties = models.CharField(
         max_length=8, choices=[(p, p) for p in PRIZE_TIE_POLICIES], default=PRIZE_DRAW
     )
