@@ -6,6 +6,7 @@ not organise is a 404, as if it did not exist."""
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -16,6 +17,13 @@ from django.views.decorators.http import require_POST, require_safe
 from core import selectors, services
 from core.series import selectors as reads
 from director.common import act, invalid_form
+from director.settings_forms import (
+    HELP,
+    PRIZE_TIE_CHOICES,
+    prize_row_errors,
+    prize_rows,
+    prizes_from_rows,
+)
 from game.series import default_points_scale
 from tournaments.models import Event, Series
 
@@ -40,6 +48,9 @@ class SeriesForm(forms.Form):
     current one (`data_for_service`)."""
 
     name = forms.CharField(max_length=200)
+    slug = forms.SlugField(
+        max_length=80, required=False, label="Address (slug)", help_text="blank: keep it"
+    )
     season = forms.CharField(max_length=40, required=False)
     points_scale = ScaleField(
         required=False, help_text="best place first; blank: keep the current scale"
@@ -68,6 +79,14 @@ class SeriesForm(forms.Form):
         "lowest qualifier's carry",
     )
     public = forms.BooleanField(required=False, initial=True)
+    prize_currency = forms.CharField(
+        max_length=8, required=False, label="Prize currency", help_text=HELP["prize_currency"]
+    )
+    prize_ties = forms.ChoiceField(
+        choices=PRIZE_TIE_CHOICES,
+        required=False,
+        label="Players tied on every score before the draw",
+    )
 
     def data_for_service(self) -> dict:
         data = dict(self.cleaned_data)
@@ -75,17 +94,20 @@ class SeriesForm(forms.Form):
             data.pop("points_scale", None)
         if data.get("carry_over_step") is None:
             data["carry_over_step"] = 0
+        for name in ("slug", "prize_ties"):  # blank: as they are
+            if not data.get(name):
+                data.pop(name, None)
         return data
 
 
 class NewSeriesForm(SeriesForm):
     """A new series: a blank scale is the default one (the service leaves it unset)."""
 
-    slug = forms.SlugField(max_length=80)
-
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         first = ", ".join(str(points) for points in default_points_scale()[:3])
+        self.fields["slug"].required = True
+        self.fields["slug"].help_text = ""
         scale = self.fields["points_scale"]
         scale.help_text = f"best place first; blank: the default ({first}, ...)"
 
@@ -180,8 +202,12 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
                 "carry_over_step": series.carry_over_step,
                 "wildcard_carry": series.wildcard_carry,
                 "public": series.public,
+                "slug": series.slug,
+                "prize_currency": series.prize_currency,
+                "prize_ties": series.prize_ties,
             }
         ),
+        "prize_rows": prize_rows(None, series.prizes),
         "stale": reads.standings_stale(series),
         "out_of_step": selectors.out_of_step(series),
         "final_started": services.final_started(series),
@@ -195,16 +221,23 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
 def change_series(request: HttpRequest, slug: str) -> HttpResponse:
     series = organised(request, slug)
     form = SeriesForm(request.POST)
-    if not form.is_valid():
+    # The page's prize rows; a form without them leaves the prizes as they are.
+    rows = prize_rows(request.POST, series.prizes) if "prize-TOTAL_FORMS" in request.POST else None
+    if not form.is_valid() or (rows is not None and not rows.is_valid()):
+        for text in prize_row_errors(rows) if rows is not None else ():
+            messages.error(request, text)
         return invalid_form(request, form, series_url(series))
-    return act(
+    data = form.data_for_service()
+    if rows is not None:
+        data["prizes"] = prizes_from_rows(rows)
+    saved: list[Series] = []
+    response = act(
         request,
         "The series settings are saved; its standings are ranked again.",
-        lambda: services.update_series(
-            series=series, data=form.data_for_service(), by=request.user
-        ),
+        lambda: saved.append(services.update_series(series=series, data=data, by=request.user)),
         series_url(series),
     )
+    return redirect(series_url(saved[0])) if saved else response
 
 
 def chosen_event(request: HttpRequest, form: EventChoiceForm) -> Event:

@@ -11,6 +11,7 @@ player the draw placed there, shared or not. Plain Python, no Django.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+import re
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
@@ -94,13 +95,31 @@ def check_table(raw: object) -> tuple[Prize, ...]:
     return tuple(sorted(prizes.values(), key=lambda p: p.place))
 
 
+# An amount as people write one: a currency before it (J$, TT$, US$, $, JMD, €), and
+# thousands grouped by commas or spaces: "J$50,000", "50 000", "50000.00".
+CURRENCY_MARK = re.compile(r"^(?:[A-Za-z]{1,3}\s?[$£€¥]?|[$£€¥])\s*")
+GROUPED = re.compile(r"^\d{1,3}(?:[,\s\u00a0\u202f]\d{3})+(?:\.\d+)?$")
+
+
+def parse_amount(text: str) -> Decimal:
+    """An amount typed as people type it; ValueError when it is not one."""
+    number = CURRENCY_MARK.sub("", text.strip())
+    if GROUPED.match(number):
+        number = re.sub(r"[,\s\u00a0\u202f]", "", number)
+    if not re.fullmatch(r"\d+(?:\.\d+)?|\.\d+", number):
+        raise ValueError(text)
+    return Decimal(number)
+
+
 def _amount(raw: object, i: int) -> Decimal:
     if isinstance(raw, bool) or not isinstance(raw, (int, str, float, Decimal)):
         raise ValueError(f"prize {i}: amount must be a number")
     try:
-        amount = Decimal(str(raw))
-    except InvalidOperation:
-        raise ValueError(f"prize {i}: amount {raw!r} is not a number") from None
+        amount = parse_amount(raw) if isinstance(raw, str) else Decimal(str(raw))
+    except (InvalidOperation, ValueError):
+        raise ValueError(
+            f"prize {i}: amount {raw!r} is not an amount (write it as 50,000 or J$50,000.00)"
+        ) from None
     if not amount.is_finite() or amount < 0 or amount > MAX_AMOUNT:
         raise ValueError(f"prize {i}: amount must be 0 to {MAX_AMOUNT}")
     if amount != amount.quantize(CENT):

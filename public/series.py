@@ -32,7 +32,8 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         "cut": reads.cut_after(rows),
         "series_over": reads.series_over(series, rows_of_legs),
         "countback_words": game_series.COUNTBACK_WORDS,
-        "prize_table": reads.prize_table(series.prizes),  # shown before any leg is scored
+        # Shown before any leg is scored.
+        "prize_table": reads.prize_table(series.prizes, series.prize_currency),
     }
     return render(request, "public/series.html", context)
 

@@ -80,7 +80,6 @@ def record_check_in(
     return changed
 
 
-@for_request("event")
 def set_day_options(
     *,
     event: Event,
@@ -89,18 +88,12 @@ def set_day_options(
     by: AbstractBaseUser | None = None,
 ) -> Event:
     """Turn check-in or club avoidance on or off (they take effect from the next
-    round seated)."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    fields = []
-    if check_in is not None and check_in != event.check_in:
-        event.check_in = check_in
-        fields.append("check_in")
-    if club_avoidance is not None and club_avoidance != event.club_avoidance:
-        event.club_avoidance = club_avoidance
-        fields.append("club_avoidance")
-    if fields:
-        with_history_user(event, by).save(update_fields=[*fields, "updated_at"])
-    return event
+    round seated): event settings, changed through `update_event`."""
+    asked = {"check_in": check_in, "club_avoidance": club_avoidance}
+    data = {k: v for k, v in asked.items() if v is not None and v != getattr(event, k)}
+    if not data:
+        return event
+    return update_event(event=event, data=data, by=by)
 
 
 @for_request("event")

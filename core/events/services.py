@@ -53,7 +53,15 @@ EVENT_FIELDS = (
     "time_rule",
 )
 # House rules and prizes: settings too, kept apart from the archive's list.
-EXTRA_FIELDS = ("custom_ruleset", "prizes", "prize_ties")
+EXTRA_FIELDS = (
+    "custom_ruleset",
+    "prizes",
+    "prize_currency",
+    "prize_ties",
+    # The day's options: they take effect from the next round seated.
+    "check_in",
+    "club_avoidance",
+)
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = (
     "custom_ruleset",

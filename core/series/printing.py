@@ -59,13 +59,12 @@ def series_pdf(*, series: Series, paper: str | None = None) -> bytes:
         story.append(standings_grid(series, legs, rows, width))
     else:
         story.append(Paragraph("No leg has finished yet.", BODY))
-    prize_table = reads.prize_table(series.prizes)
+    prize_table = reads.prize_table(series.prizes, series.prize_currency)
     if prize_table:
         story.append(Spacer(1, 4 * mm))
         story.append(Paragraph("Series prizes", HEADING))
         for prize in prize_table:
-            text = reads.prize_text(prize.amount, prize.item, ())
-            story.append(Paragraph(markup(f"{prize.place}. {text}"), BODY))
+            story.append(Paragraph(markup(f"{prize.place}. {prize.text}"), BODY))
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
     return buffer.getvalue()
 
@@ -136,11 +135,7 @@ def standings_grid(series: Series, legs: list[Event], rows: list, width: float) 
     for index, row in enumerate(rows, start=1):
         cells = [result_text(result) for result in reads.results_by_leg(row, legs)]
         name = markup(row.player.name) + (" <b>Q</b>" if row.qualified else "")
-        prize = (
-            reads.prize_text(row.prize.amount, row.prize.item, row.prize.shared_with)
-            if row.prize
-            else ""
-        )
+        prize = row.prize.text if row.prize else ""
         data.append(
             [
                 str(row.rank),

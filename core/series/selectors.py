@@ -181,11 +181,18 @@ class PrizeLine:
     amount: Decimal
     item: str
     shared_with: tuple[int, ...] = ()
+    currency: str = ""
+
+    @property
+    def text(self) -> str:
+        return prize_text(self.amount, self.item, self.shared_with, self.currency)
 
 
-def prize_text(amount: Decimal, item: str, shared_with: tuple[int, ...]) -> str:
-    """ "250.00 and a trophy (shared with place 3)" and the like."""
-    parts = [f"{amount:,.2f}"] if amount else []
+def prize_text(
+    amount: Decimal, item: str, shared_with: tuple[int, ...] = (), currency: str = ""
+) -> str:
+    """ "J$250.00 and a trophy (shared with place 3)" and the like."""
+    parts = [f"{currency}{amount:,.2f}"] if amount else []
     if item:
         parts.append(item)
     shared = (
@@ -198,17 +205,21 @@ def prize_text(amount: Decimal, item: str, shared_with: tuple[int, ...]) -> str:
     return " and ".join(parts) + shared
 
 
-def prize_table(prizes: list[dict] | None) -> tuple[game_prizes.Prize, ...]:
-    """A stored prize table by place, its amounts as numbers (an item alone: 0)."""
-    return game_prizes.check_table(prizes)
+def prize_table(prizes: list[dict] | None, currency: str = "") -> list[PrizeLine]:
+    """A stored prize table by place, each with its text ("J$50,000.00 and a trophy")."""
+    return [
+        PrizeLine(p.place, p.amount, p.item, (), currency) for p in game_prizes.check_table(prizes)
+    ]
 
 
-def prize_lines(table: list[dict], groups: list[list[int]], policy: str) -> dict[int, PrizeLine]:
+def prize_lines(
+    table: list[dict], groups: list[list[int]], policy: str, currency: str = ""
+) -> dict[int, PrizeLine]:
     """Each rank's prize from a stored prize table and the tied groups."""
     prizes = game_prizes.check_table(table)
     won = game_prizes.awards(prizes, groups, policy=policy)
     return {
-        rank: PrizeLine(rank, award.amount, award.item, award.shared_with)
+        rank: PrizeLine(rank, award.amount, award.item, award.shared_with, currency)
         for rank, award in won.items()
     }
 
@@ -222,7 +233,9 @@ def series_standings(series: Series) -> list[SeriesStanding]:
     groups: dict[int, list[int]] = {}
     for row in rows:
         groups.setdefault(row.tie_group, []).append(row.rank)
-    lines = prize_lines(series.prizes, list(groups.values()), series.prize_ties)
+    lines = prize_lines(
+        series.prizes, list(groups.values()), series.prize_ties, series.prize_currency
+    )
     names = dict(series.legs.values_list("slug", "name"))
     above = None
     for row in rows:
@@ -253,7 +266,7 @@ def event_prizes(event: Event, standings: list) -> dict[int, PrizeLine]:
     groups = game_prizes.tied_groups(
         standings, lambda row: [t for t in (row.tiebreaks or []) if not (t and t[0] == "draw")]
     )
-    return prize_lines(event.prizes, groups, event.prize_ties)
+    return prize_lines(event.prizes, groups, event.prize_ties, event.prize_currency)
 
 
 def player_series(

@@ -39,6 +39,7 @@ SERIES_FIELDS = (
     "qualifiers",
     "public",
     "prizes",
+    "prize_currency",
     "prize_ties",
     "carry_over_step",
     "ties_qualify",
@@ -175,6 +176,24 @@ def check_step_unchanged(series: Series, step: int, final: Event | None) -> None
         )
 
 
+def check_counted(
+    event: Event,
+    *,
+    as_: str,
+    field: str = "event",
+    error: type[ServiceError] = StateConflict,
+) -> None:
+    """A copy of an event (an archive of it imported beside it) is left out of ratings
+    and series until an organiser counts it instead, which takes the other out."""
+    if not event.counted:
+        raise error(
+            f"{event.name} ({event.slug}) is a copy of an event held here, left out of ratings "
+            f"and series, so it cannot be {as_} of a series: count it instead of the other "
+            "first (its dashboard), which takes the other out.",
+            field=field,
+        )
+
+
 def check_directs(
     by: AbstractBaseUser | None,
     event: Event,
@@ -210,6 +229,7 @@ def final_event(
     if series.pk is not None and series.final_id == event.pk:
         return event  # unchanged (making the series public checks it again)
     check_directs(by, event, as_="a series' final", field="final", error=InvalidInput)
+    check_counted(event, as_="the final", field="final", error=InvalidInput)
     if series.pk is not None and event.series_id == series.pk:
         raise InvalidInput(f"{event.name} is a leg of this series, not its final.", field="final")
     check_not_final_elsewhere(series, event, field="final")
@@ -346,6 +366,7 @@ def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None)
         )
     if series.final_id == event.pk:
         raise StateConflict(f"{event.name} is this series' final, not a leg.", field="event")
+    check_counted(event, as_="a leg")
     check_public_event(series.public, event, as_="a leg")
     check_qualification_open(series, field="event")
     event.series = series

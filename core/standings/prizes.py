@@ -20,10 +20,11 @@ class PrizeWinner:
     amount: Decimal
     item: str
     shared_with: tuple[int, ...]
+    currency: str = ""
 
     @property
     def text(self) -> str:
-        return prize_text(self.amount, self.item, self.shared_with)
+        return prize_text(self.amount, self.item, self.shared_with, self.currency)
 
 
 def event_prize_winners(event: Event) -> list[PrizeWinner]:
@@ -54,6 +55,7 @@ def event_prize_winners(event: Event) -> list[PrizeWinner]:
             amount=line.amount,
             item=line.item,
             shared_with=line.shared_with,
+            currency=line.currency,
         )
         for rank, line in sorted(lines.items())
         if rank in by_rank

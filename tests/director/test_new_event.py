@@ -44,7 +44,7 @@ def form_errors(response) -> list[str]:
 def test_the_form_offers_the_agreed_variants_with_their_help(creator):
     response = creator.get("/director/new/")
     body = response.content.decode()
-    assert "in the admin or the API" in body  # still for the deck and the director penalty
+    assert "on the event's settings page" in body  # for the deck and the director penalty
     assert "agreed variants take their usual values" not in body
     page = Page(response.content)
     boxes = {name: page.fields[("", name)]["attrs"] for name in VARIANTS}

@@ -160,3 +160,45 @@ def test_the_series_list_counts_legs_in_one_query_however_many_series(
     services.create_series(data={"slug": "s9", "name": "S9"}, by=alice)
     with django_assert_max_num_queries(few):
         client.get("/organiser/")
+
+
+def prize_form(rows: list[tuple[str, str, str]], **fields) -> dict:
+    """The series settings form with its prize rows, as the page sends it."""
+    data = {"name": "Circuit", "slug": "circuit", "qualifiers": 2, "public": "on", **fields}
+    rows = rows + [("", "", "")] * 3
+    data.update({"prize-TOTAL_FORMS": len(rows), "prize-INITIAL_FORMS": 0})
+    for i, (place, amount, item) in enumerate(rows):
+        data.update({f"prize-{i}-place": place, f"prize-{i}-amount": amount})
+        data[f"prize-{i}-item"] = item
+    return data
+
+
+def test_a_series_prize_table_is_edited_as_rows_with_its_currency(series, alice):
+    client = signed_in(alice)
+    page = client.get("/organiser/circuit/").content.decode()
+    assert 'name="prize-0-amount"' in page and 'name="prize_currency"' in page
+    rows = [("1", "J$50,000", "a trophy"), ("2", "20,000.50", ""), ("3", "", "a medal")]
+    response = client.post(
+        "/organiser/circuit/settings/",
+        prize_form(rows, prize_currency="J$", prize_ties="share"),
+    )
+    assert response.status_code == 302
+    series.refresh_from_db()
+    assert series.prizes == [
+        {"place": 1, "amount": "50000.00", "item": "a trophy"},
+        {"place": 2, "amount": "20000.50", "item": ""},
+        {"place": 3, "amount": "0.00", "item": "a medal"},
+    ]
+    assert (series.prize_currency, series.prize_ties) == ("J$", "share")
+    public = signed_in(None).get("/series/circuit/").content.decode()
+    assert '<li value="1">J$50,000.00 and a trophy</li>' in public
+    # A row the page cannot read is named, and nothing is saved.
+    response = client.post(
+        "/organiser/circuit/settings/",
+        prize_form([("1", "fifty thousand", "")], name="Renamed"),
+        follow=True,
+    )
+    text = response.content.decode()
+    assert "Prize row 1, amount: &#x27;fifty thousand&#x27; is not an amount" in text
+    series.refresh_from_db()
+    assert series.name == "Circuit" and series.prizes[0]["amount"] == "50000.00"

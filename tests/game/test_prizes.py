@@ -43,11 +43,32 @@ def test_with_the_draw_policy_the_draw_decides():
     assert not won[1].shared
 
 
+def test_amounts_are_read_as_people_type_them():
+    table = check_table(
+        [
+            {"place": 1, "amount": "J$50,000"},
+            {"place": 2, "amount": "TT$ 1,250.50"},
+            {"place": 3, "amount": "50 000"},
+            {"place": 4, "amount": "2500.00"},
+            {"place": 5, "amount": 75},
+        ]
+    )
+    assert [p.amount for p in table] == [
+        Decimal("50000.00"),
+        Decimal("1250.50"),
+        Decimal("50000.00"),
+        Decimal("2500.00"),
+        Decimal("75.00"),
+    ]
+
+
 def test_bad_tables_are_refused_naming_the_prize():
     for bad, why in (
         ([{"place": 0, "amount": 5}], "prize 1: place"),
         ([{"place": 1, "amount": 5}, {"place": 1, "amount": 3}], "given twice"),
-        ([{"place": 1, "amount": "abc"}], "not a number"),
+        ([{"place": 1, "amount": "abc"}], "not an amount .write it as 50,000"),
+        ([{"place": 1, "amount": "5,00"}], "not an amount"),
+        ([{"place": 1, "amount": "-5"}], "not an amount"),
         ([{"place": 1, "amount": -1}], "0 to"),
         ([{"place": 1}], "amount, an item"),
         ("nope", "must be a list"),

@@ -47,7 +47,7 @@ def test_the_series_page_shows_legs_standings_dropped_results_the_cut_and_prizes
     assert page.count("scored") >= 2
     assert '<span class="dropped" title="dropped">(6)</span>' in page  # each one's 2nd best
     assert "Qualifying line:" in page and "the 2 above go to the final" in page
-    assert "500.00 cup" in page
+    assert "500.00 and cup" in page
     # The cut follows the second row.
     assert page.index("Qualifying line") > page.index(">Ben<") and page.index(">Ann<")
     assert page.index("Qualifying line") < page.index(">Cy<")
@@ -113,7 +113,7 @@ def test_a_series_prize_table_shows_before_any_leg_is_scored(root):
     page = text(Client().get("/series/new-season/"))
     assert "No leg has finished yet." in page
     prizes = page[page.index("Series prizes") :]
-    assert '<li value="1">500.00 cup</li>' in prizes and '<li value="2">200.00</li>' in prizes
+    assert '<li value="1">500.00 and cup</li>' in prizes and '<li value="2">200.00</li>' in prizes
     assert '<li value="3">a medal</li>' in prizes  # an item alone: no amount of 0.00
     assert "share the amounts of the places they cover" in prizes
 
