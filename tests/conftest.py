@@ -51,6 +51,7 @@ def slow_first(item) -> int:
 # module not listed counts 5 s a test).
 BROWSER_LANES = 2
 BROWSER_SECONDS = {
+    "test_season_from_pages": 35,
     "test_whole_event": 31,
     "test_venue_screens": 30,
     "test_public_live": 13,
