@@ -1,19 +1,26 @@
-"""What every printed document shares: the paper, the built-in font (and the text it
-can show), the styles, the page footer, QR codes and tick boxes.
+"""What every printed document shares: the paper, the font (and the text it can
+show), the styles, the page footer, QR codes and tick boxes.
 
-Drawn with ReportLab in its built-in Helvetica, so nothing is downloaded or embedded;
-a name with a letter that font lacks is printed without its accent. A QR code (made
-with segno) is drawn as vector squares, sharp at any size.
+Drawn with ReportLab in DejaVu Sans, shipped in core/fonts/ with its licence and
+embedded in every PDF (only the letters used): names print as they are written, in
+Latin with every accent, Cyrillic, Greek, and Arabic script with the Persian letters,
+joined and right to left (arabic-reshaper and python-bidi). A letter the font lacks
+prints without its accent, or as '?'. A QR code (made with segno) is drawn as vector
+squares, sharp at any size.
 """
 
 from __future__ import annotations
 
 import io
+import re
 import unicodedata
 from collections.abc import Callable
+from pathlib import Path
 from xml.sax.saxutils import escape
 
+import arabic_reshaper
 import segno
+from bidi import get_display
 from django.conf import settings
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
@@ -22,6 +29,8 @@ from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, SimpleDocTemplate
 
@@ -31,8 +40,13 @@ from tournaments.models import Event, Round
 
 PAPER = {"letter": letter, "a4": A4}
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
-FONT = "Helvetica"
-BOLD = "Helvetica-Bold"
+FONTS = Path(__file__).resolve().parent / "fonts"
+FONT = "KalookiSans"
+BOLD = "KalookiSans-Bold"
+pdfmetrics.registerFont(TTFont(FONT, FONTS / "DejaVuSans.ttf"))
+pdfmetrics.registerFont(TTFont(BOLD, FONTS / "DejaVuSans-Bold.ttf"))
+# <i> draws upright: DejaVu's oblique faces lack the Arabic letters.
+pdfmetrics.registerFontFamily(FONT, normal=FONT, bold=BOLD, italic=FONT, boldItalic=BOLD)
 GREEN = colors.HexColor("#00693e")
 MARGIN = 15 * mm
 
@@ -94,28 +108,27 @@ def find_table_url(base_url: str, event: Event) -> str:
     return base_url.rstrip("/") + path
 
 
-# Letters with a stroke, which Unicode does not decompose into a base letter and a mark.
-STROKED = str.maketrans("ŁłĐđĦħıŦŧĿŀ", "LlDdHhiTtLl")
+GLYPHS = frozenset(pdfmetrics.getFont(FONT).face.charToGlyph) & frozenset(
+    pdfmetrics.getFont(BOLD).face.charToGlyph
+)
+# Letters written right to left (Hebrew, Arabic and their presentation forms).
+RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 
 
 def printable(text: str) -> str:
-    """Text the built-in font can show: letters it lacks lose their accent, or become '?'."""
+    """Text as the font draws it: Arabic script joined and in the order it is seen
+    (right to left), a letter the font lacks without its accent, or '?'."""
+    if RIGHT_TO_LEFT.search(text):
+        text = get_display(arabic_reshaper.reshape(text))
     out = []
-    for char in text.translate(STROKED):
-        try:
-            char.encode("cp1252")
+    for char in text:
+        if ord(char) in GLYPHS or char in "\n\t":
             out.append(char)
             continue
-        except UnicodeEncodeError:
-            pass
         plain = "".join(
             c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
         )
-        try:
-            plain.encode("cp1252")
-            out.append(plain or "?")
-        except UnicodeEncodeError:
-            out.append("?")
+        out.append(plain if plain and all(ord(c) in GLYPHS for c in plain) else "?")
     return "".join(out)
 
 
