@@ -98,7 +98,7 @@ def graph() -> dict[str, tuple[set[str], list[tuple[int, str]]]]:
 
 # Django's documented way to connect signal receivers: imported by the app's
 # `AppConfig.ready()`, once the models are loaded (at module level it cannot be).
-READY_IMPORTS = {"core.apps": {"core.signals"}}
+READY_IMPORTS = {"core.apps": {"core.signals", "core.collation"}}
 
 
 def test_no_first_party_import_hides_inside_a_function():
@@ -183,6 +183,7 @@ def test_core_is_grouped_by_feature():
     shared = {
         "background",
         "caching",
+        "collation",
         "common",
         "counters",
         "derived",
