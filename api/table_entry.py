@@ -204,7 +204,9 @@ class DisputeProposal(ProposalEndpoint):
         parameters=[CODE_PARAMETER],
         responses={200: ProposalSerializer, **REFUSALS},
         description="Another player at the table disputes the entry, optionally with their "
-        "own version of the hand (the body): nothing is recorded; the director decides.",
+        "own version of the hand (the body): nothing is recorded; the director decides. "
+        "The player who disputed may send their version afterwards, or change it, until "
+        "the director decides (409 for anyone else).",
     )
     def post(self, request, slug: str, number: int, table: int, hand: int):
         found = self.table(number, table)

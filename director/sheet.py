@@ -40,8 +40,9 @@ from core.hands.sheet_form import (
     sheet_problem,
 )
 from core.selectors import TableSheet
+from core.table_entry.decide import record_proposal
 from director.common import director_table, is_htmx, read_only_reason
-from director.table_entry import open_proposals
+from director.table_entry import sheet_panel
 from game import rules
 from tournaments.models import Round, Table
 
@@ -326,7 +327,7 @@ def page_context(sheet: Sheet) -> dict[str, Any]:
 @login_required
 def table_sheet(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     sheet = build_sheet(director_table(request, slug, number, table))
-    context = {**page_context(sheet), "waiting": open_proposals(sheet.table)}
+    context = {**page_context(sheet), **sheet_panel(sheet.table)}
     return render(request, "director/sheet.html", context)
 
 
@@ -384,9 +385,8 @@ def hand_row_view(
             response = render(request, "director/_hand_row.html", context, status=error.status_code)
             return with_retry_after(response, error)
         sheet.rows[sheet.rows.index(row)] = failed
-        response = render(
-            request, "director/sheet.html", sheet_context(sheet), status=error.status_code
-        )
+        context = {**sheet_context(sheet), **sheet_panel(found)}
+        response = render(request, "director/sheet.html", context, status=error.status_code)
         return with_retry_after(response, error)
 
     if not is_htmx(request):
@@ -397,6 +397,34 @@ def hand_row_view(
     saved.verdict = RowVerdict(saved=True)
     context = {**sheet_context(sheet), "row": saved}
     return render(request, "director/_hand_saved.html", context)
+
+
+@login_required
+@require_POST
+def record_players_version(
+    request: HttpRequest, slug: str, number: int, table: int, hand: int
+) -> HttpResponse:
+    """The panel's "Record this version": one of the players' versions of the hand as it
+    stands, through the service the sheet's rows use. Refused (the hand recorded
+    meanwhile, entered again), the sheet shows why in the panel; nothing is written."""
+    found = director_table(request, slug, number, table)
+    check_hand_number(found, hand)
+    disputed = request.POST.get("which") == "disputed"
+    try:
+        entry = request.POST.get("entry", "")
+        if not (entry.isascii() and entry.isdigit() and len(entry) < 10):
+            raise InvalidInput("Reload the sheet: that entry is not one of this hand's.")
+        record_proposal(
+            table=found, number=hand, version=int(entry), disputed=disputed, by=request.user
+        )
+    except ServiceError as error:
+        problem = next(msg for msgs in error.errors.values() for msg in msgs)
+        context = {**page_context(build_sheet(found)), **sheet_panel(found, problem=problem)}
+        response = render(request, "director/sheet.html", context, status=error.status_code)
+        return with_retry_after(response, error)
+    whose = "the disputing player's version" if disputed else "the version as entered"
+    messages.success(request, f"Hand {hand} recorded: {whose}. The players' entries are settled.")
+    return redirect(f"{sheet_url(found)}#hand-{hand}")
 
 
 @login_required

@@ -1,8 +1,9 @@
 """The players' entries as the director follows them: on the dashboard, each table's
 hands waiting for confirmation, disputed and confirmed (live: the panel polls); on a
 table's sheet, the entries still open with their versions side by side, each of which
-the director may record as it stands (a director's entry always wins); and the players'
-codes, for the director to read out or print."""
+the director may record as it stands in one action (a director's entry always wins),
+and those settled lately (live too); and the players' codes, for the director to read
+out or print."""
 
 from __future__ import annotations
 
@@ -15,11 +16,19 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
-from core import selectors, services
-from core.hands.sheet_form import row_fields
-from director.common import act, dashboard_url, director_event, director_round, invalid_form
+from core import caching, selectors, services
+from core.table_entry.settled import settled_lately
+from director.common import (
+    act,
+    dashboard_url,
+    director_event,
+    director_round,
+    director_table,
+    invalid_form,
+    read_only_reason,
+)
 from director.forms import TableEntryForm
-from tournaments.models import Event, Round
+from tournaments.models import Event, Round, Table
 
 
 def panel(event: Event, round_: Round | None) -> dict[str, Any] | None:
@@ -74,22 +83,53 @@ def proposals_panel(request: HttpRequest, slug: str, number: int) -> HttpRespons
     return render(request, "director/_table_entry_live.html", context)
 
 
-def open_proposals(table) -> list[dict[str, Any]]:
-    """The entries still open at `table`, each version with what posting it as the
-    sheet's row takes (the fields HandRowForm reads, and the version it was made on)."""
-    return [
-        {
-            "proposal": proposal,
-            "versions": [
+WHICH = ("entered", "disputed")  # a proposal's versions, in the order it lists them
+
+
+def sheet_panel(table: Table, *, problem: str = "") -> dict[str, Any]:
+    """The sheet's panel of the players' entries at `table`: those still open, each
+    version with what recording it takes (the entry's number, which version); those
+    settled lately, to say how (`core.table_entry.settled`); a refusal of the panel's
+    action (`problem`). It polls, and the sheet asks it again after each save of a row
+    (static/director/director.js); while nothing changed at the table it answers 204."""
+    waiting = selectors.open_proposals(table)
+    settled = settled_lately(table)
+    round_ = table.round
+    url = reverse("director:sheet-proposals", args=[round_.event.slug, round_.number, table.number])
+    return {
+        "players_entries": {
+            "waiting": [
                 {
-                    "version": version,
-                    "fields": sorted(row_fields(version.entry).items()) if version.entry else [],
+                    "proposal": proposal,
+                    "versions": [
+                        {"version": version, "which": which}
+                        for version, which in zip(proposal.versions, WHICH, strict=False)
+                    ],
                 }
-                for version in proposal.versions
+                for proposal in waiting.values()
             ],
+            "settled": settled,
+            "problem": problem,
+            "live": bool(waiting or settled or problem)
+            or round_.event.table_entry == Event.TableEntry.PLAYERS,
+            "editable": not read_only_reason(table),
+            "poll_url": f"{url}?s={caching.table_signature(table)}",
+            "poll_seconds": settings.DIRECTOR_ENTRIES_POLL_SECONDS,
         }
-        for proposal in selectors.open_proposals(table).values()
-    ]
+    }
+
+
+@login_required
+@require_safe
+def sheet_proposals(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """The sheet's panel of the players' entries again, or 204 while nothing changed at
+    the table."""
+    found = director_table(request, slug, number, table)
+    if request.GET.get("s", "") == caching.table_signature(found):
+        return HttpResponse(status=204)
+    context = {"event": found.round.event, "round": found.round, "table": found}
+    context.update(sheet_panel(found))
+    return render(request, "director/_proposals.html", context)
 
 
 @login_required

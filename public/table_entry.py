@@ -34,11 +34,13 @@ from core.errors import InvalidInput, Missing, ServiceError, with_retry_after
 from core.hands.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
+from core.table_entry.settled import settled_lately
 from game import rules
 from public.table_entry_form import (
     ProposalForm,
     blank_form,
     form_from_proposal,
+    form_mode,
     typed_form,
     with_slots,
     worded,
@@ -175,6 +177,7 @@ def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dic
         "sheet": sheet,
         "names": names,
         "waiting": waiting,
+        "settled": settled_lately(table),
         "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
         "event_shown": event_shown(table),
         "why_read_only": read_only_reason(table),
@@ -220,12 +223,15 @@ def render_page(
         context.update(region)
         number = form.number if form is not None else choose_hand(table, hand, region)
         waiting = next((p for p in region["waiting"] if p.number == number), None)
+        mode = form_mode(waiting, seat)
         if form is None and number is not None:
             form = blank_form(table, number)
             if waiting is not None:
-                form = form_from_proposal(form, waiting.entry)
+                mine = waiting.alternative_entry if mode == "my-version" else None
+                form = form_from_proposal(form, mine or waiting.entry)
         context["form"] = with_slots(form) if form is not None else None
         context["form_waiting"] = waiting
+        context["form_mode"] = mode
         context["recorded"] = recorded_row(region["sheet"], number)
         context["hands"] = [row for row in region["sheet"].rows if row.state != "scored"]
         ruleset = table.round.event.rules
@@ -398,7 +404,8 @@ def confirm(request: HttpRequest, slug: str, number: int, table: int, hand: int)
 @require_POST
 def dispute(request: HttpRequest, slug: str, number: int, table: int, hand: int) -> HttpResponse:
     """One tap: nothing recorded, the director decides. From the hand form ("dispute,
-    with my version"), the player's own version goes with it."""
+    with this version"), the player's own version goes with it; the player who disputed
+    may give it, or change it, afterwards the same way ("send my version")."""
     found = table_of_code(request, slug, number, table)
     check_hand(found, hand)
     typed = None
@@ -410,7 +417,14 @@ def dispute(request: HttpRequest, slug: str, number: int, table: int, hand: int)
         )
     except ServiceError as error:
         return refused(request, found, hand, error, typed)
-    messages.success(request, f"Hand {hand} is disputed: the director decides it.")
+    if typed is not None:
+        done = f"Hand {hand} is disputed, with your version: the director decides it."
+    else:
+        done = (
+            f"Hand {hand} is disputed: nothing is recorded, and the director decides it. "
+            "You may give the director your version of the hand."
+        )
+    messages.success(request, done)
     return redirect(table_entry_url(found) + "#waiting")
 
 

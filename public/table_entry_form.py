@@ -1,6 +1,7 @@
 """The hand form of the players' entry page: the boxes of the seats that play the hand,
 who went out, down and out, redeal, penalties, read with the director's sheet's form
-(`core.hands.sheet_form.HandRowForm`) and refused in its words."""
+(`core.hands.sheet_form.HandRowForm`) and refused in its words; and what the form offers
+for a hand the players entered already (`form_mode`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from core.hands.sheet_form import (
     service_problems,
     sheet_problem,
 )
+from core.table_entry.selectors import ProposalView
+from scoring.models import Proposal
 from tournaments.models import Seat, Table
 
 BLANK_PENALTIES = 2
@@ -92,3 +95,16 @@ def worded(error: ServiceError, typed: HandRowForm | None) -> list[RowProblem]:
         went_out = typed.went_out_seat if typed is not None else None
         return [sheet_problem(p, went_out) for p in error.problems]
     return service_problems(error.errors)
+
+
+def form_mode(waiting: ProposalView | None, seat: Seat) -> str:
+    """What the hand form offers for a hand with the players' entry `waiting`: a "new"
+    entry; the player's own entry "again"; to "replace" another's entry or dispute it
+    with this version; the disputing player's own version for the director
+    ("my-version"); or, for a hand another player disputed, nothing ("disputed": the
+    page says the director decides it, before anyone types)."""
+    if waiting is None:
+        return "new"
+    if waiting.state == Proposal.State.DISPUTED:
+        return "my-version" if waiting.disputed_by == seat.position else "disputed"
+    return "again" if waiting.entered_by == seat.position else "replace"

@@ -343,7 +343,9 @@ def dispute_proposal(
 ) -> Proposal:
     """Another player at the table disputes the entry waiting for hand `number`, with
     their own version of the hand if they give one (judged by the rules engine):
-    nothing is recorded, and the director decides. Disputing again changes nothing."""
+    nothing is recorded, and the director decides. The player who disputed may give
+    their version afterwards, or change it, until the director decides; disputing again
+    without one changes nothing."""
     table, seat = player_at_table(table, number, code, client, proven)
     check_not_recorded(attempts_of(table, number), number)
     proposal = latest_for_update(table, number)
@@ -354,9 +356,14 @@ def dispute_proposal(
         score_entry(table, number, entry)
         alternative = entry_document(entry)
     if proposal.state == Proposal.State.DISPUTED:
-        if proposal.disputed_by_id == seat.entry_id and proposal.alternative == alternative:
+        if proposal.disputed_by_id != seat.entry_id:
+            raise disputed_conflict(proposal)
+        if alternative is None or proposal.alternative == alternative:
             return proposal
-        raise disputed_conflict(proposal)
+        proposal.alternative = alternative
+        with_history_user(proposal, None, f"version given by {named(seat)}").save()
+        touch_table(table)
+        return proposal
     if proposal.state != Proposal.State.PENDING:
         raise nothing_waiting(number)
     if proposal.entered_by_id == seat.entry_id:

@@ -168,8 +168,17 @@
       .forEach(showPoints);
   }
 
+  // The players' entries panel follows the sheet: a hand just saved (or refused as
+  // saved by someone else) may have settled an entry the panel shows. It asks as its
+  // poll does, and hears 204 when nothing changed.
+  function refreshEntries() {
+    var live = document.getElementById("player-entries-live");
+    if (live && window.htmx) window.htmx.ajax("get", live.getAttribute("hx-get"), { source: live });
+  }
+
   function afterSwap(row) {
     var state = row.getAttribute("data-state");
+    if (state === "saved" || state === "redealt" || state === "stale") refreshEntries();
     var lost = !document.activeElement || document.activeElement === document.body;
     if (state === "error") {
       focusField(row.querySelector("[aria-invalid=true]:not([disabled])") || fields(row)[0]);

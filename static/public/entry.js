@@ -1,6 +1,7 @@
 /* The players' entry page. Points are typed on the number pad; to type cards ("JK AS
  * 10H") a player switches the seat boxes to the letter keyboard, and the page
- * remembers the choice on this phone. */
+ * remembers the choice on this phone. The hand form says when its hand changed at the
+ * table meanwhile (the live region polls). */
 (function () {
   "use strict";
   var KEY = "kalooki-cards-keyboard";
@@ -24,6 +25,41 @@
       try { window.localStorage.setItem(KEY, toggle.checked ? "1" : "0"); } catch (e) { /* ignore */ }
     });
   }
+
+  // The hand form follows the table: once the live region shows the form's hand
+  // entered, disputed or recorded meanwhile, the form says so before anyone sends it.
+  // A hand another player disputed, or one recorded, cannot be sent from here.
+  function follow() {
+    var form = document.getElementById("hand-form");
+    var note = document.getElementById("form-now");
+    if (!form || !note) return;
+    var hand = form.getAttribute("data-hand");
+    var me = form.getAttribute("data-seat");
+    var card = document.getElementById("proposal-" + hand);
+    var row = document.querySelector("#sheet tr[data-hand='" + hand + "']");
+    var state = card ? card.getAttribute("data-state") : "";
+    var text = "";
+    var closed = false;
+    if (row && row.classList.contains("scored")) {
+      text = "Hand " + hand + " was recorded meanwhile: the sheet below shows it, and only a director can change it now.";
+      closed = true;
+    } else if (state === "disputed" && card.getAttribute("data-disputed") !== me) {
+      text = "Hand " + hand + " was disputed meanwhile (by seat " + card.getAttribute("data-disputed") +
+        "): nothing is recorded, and the director decides it. Nothing can be entered for it here meanwhile.";
+      closed = true;
+    } else if (state === "pending" && card.getAttribute("data-entered") !== me &&
+               card.getAttribute("data-version") !== form.getAttribute("data-shown")) {
+      text = "Hand " + hand + " was entered meanwhile by seat " + card.getAttribute("data-entered") +
+        " (above): confirm it there, or send yours to replace it (another player confirms it again).";
+    }
+    if (!text) return;
+    note.textContent = text;
+    note.hidden = false;
+    var buttons = form.querySelectorAll("button[type=submit]");
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = closed;
+  }
+
+  document.addEventListener("htmx:afterSettle", follow);
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
   else setUp();

@@ -1,7 +1,8 @@
 """Entry at the table in Chromium, on phone-sized screens: player A enters hand 1 with
 the code from their slip, player B confirms it in one tap, and the public leaderboard
 shows the new totals by itself; a disputed hand appears on the director's dashboard,
-opens on the sheet with the entered version, and the director's correction wins."""
+opens on the sheet with the entered version, and the director's correction wins (the
+sheet's panel then says the dispute is settled)."""
 
 from __future__ import annotations
 
@@ -126,6 +127,11 @@ def test_a_disputed_hand_reaches_the_director_whose_correction_wins(
     director.select_option("select[name=went_out][form=hand-1-form]", "1")
     director.locator("#h1-s4").press("Enter")
     expect(director.locator("#hand-1")).to_have_attribute("data-state", "saved")
+    # The panel above follows: the dispute is settled, and no stale button is left.
+    expect(director.locator("#player-entries-settled")).to_contain_text(
+        "Hand 1 is recorded (version 1, saved by alice): the dispute is settled"
+    )
+    expect(director.locator("#entry-1")).to_have_count(0)
 
     # The players' page shows the director's hand; the dispute is gone everywhere.
     expect(andre.locator("#sheet tr[data-hand='1'] td").nth(3)).to_have_text(

@@ -105,13 +105,15 @@ def test_record_this_version_posts_exactly_that_version(busy):
     start = html.index('id="entry-3"')
     forms = html[start : html.index("</article>", start)].split("<form")[1:]
     disputed = forms[1]
+    action = disputed.split('action="')[1].split('"')[0]
     fields = dict(
         (part.split('name="')[1].split('"')[0], part.split('value="')[1].split('"')[0])
         for part in disputed.split("<input")[1:]
     )
     fields.pop("csrfmiddlewaretoken")
-    assert fields["went_out"] == "4" and fields["version"] == "0"
-    assert director.post(busy.hand_url(3), fields).status_code == 302
+    assert action == busy.hand_url(3, rest="proposal/record/")
+    assert fields == {"entry": "1", "which": "disputed"}
+    assert director.post(action, fields).status_code == 302
     assert Hand.objects.get(table=busy.table, number=3).went_out.position == 4
 
 
