@@ -5,6 +5,7 @@ accents decide only between names otherwise equal. Plain Python, no Django."""
 
 from __future__ import annotations
 
+import unicodedata
 from functools import lru_cache
 
 from pyuca import Collator
@@ -29,3 +30,45 @@ def compare(a: str, b: str) -> int:
     """-1, 0 or 1: `a` before, level with or after `b` (a database's collation)."""
     ka, kb = sort_key(a), sort_key(b)
     return (ka > kb) - (ka < kb)
+
+
+# Letters Unicode does not decompose into a base letter and a mark, as people type
+# them without the accent.
+UNMARKED = str.maketrans(
+    {
+        "ł": "l",
+        "đ": "d",
+        "ð": "d",
+        "ø": "o",
+        "ħ": "h",
+        "ı": "i",
+        "ŧ": "t",
+        "ŀ": "l",
+        "æ": "ae",
+        "œ": "oe",
+        "þ": "th",
+    }
+)
+
+
+@lru_cache(maxsize=65_536)
+def folded(text: str) -> str:
+    """`text` as a search compares it: case and accents set aside ("Ñúñez" -> "nunez",
+    "Łukasz" -> "lukasz"), so what a player types on a phone finds the name."""
+    return "".join(plain_letter(c) for c in unicodedata.normalize("NFC", text.casefold()))
+
+
+@lru_cache(maxsize=4096)
+def plain_letter(char: str) -> str:
+    """A Latin or Greek letter without its marks (another script's letters are kept
+    whole: Russian й is not и)."""
+    if not unicodedata.name(char, "").startswith(("LATIN", "GREEK")):
+        return char
+    plain = unicodedata.normalize("NFKD", char)
+    return "".join(c for c in plain if not unicodedata.combining(c)).translate(UNMARKED)
+
+
+def matches(search: str, *texts: str) -> bool:
+    """Whether `search` is part of any of `texts`, case and accents set aside."""
+    needle = folded(search.strip())
+    return any(needle in folded(text or "") for text in texts)
