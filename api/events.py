@@ -132,6 +132,23 @@ class EntryDetail(EventScoped, APIView):
         return Response(EntrySerializer(self.entry(entry_id)).data)
 
 
+class EventCount(EventScoped, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        request=None,
+        responses=EventSerializer,
+        description="Count a copy of an event (imported beside the event it copies) in the "
+        "ratings and series instead of that event, which is left out in its turn and gives "
+        "it its place as a leg or final of a series: one played set never counts twice. "
+        "The user directs both events; 409 for an event that counts already.",
+    )
+    def post(self, request, slug: str):
+        self.require_director()
+        event = services.count_copy(event=self.event, by=request.user)
+        return Response(EventSerializer(event, context={"request": request}).data)
+
+
 class EventFinish(EventScoped, APIView):
     permission_classes = [AllowAny]
 

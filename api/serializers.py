@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from api.series_serializers import PrizesAsJson, PrizeSerializer
 from core.events.services import EXTRA_FIELDS
-from core.selectors import quality_by_player, visible_players
+from core.selectors import copies_shown, quality_by_player, visible_players
 from core.series.selectors import series_slugs_shown
 from core.services import EVENT_FIELDS
 from game.prizes import TIE_POLICIES
@@ -65,6 +65,19 @@ class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
     results_changed_reason = serializers.CharField(
         read_only=True, help_text="the round reopened and the director's reason"
     )
+    uid = serializers.UUIDField(
+        read_only=True,
+        help_text="the event's identity, the same on every site its archive goes to",
+    )
+    counted = serializers.BooleanField(
+        read_only=True,
+        help_text="its played sets count in the ratings and series; false for a copy of an "
+        "event held here (POST .../count/ counts it instead)",
+    )
+    copy_of = serializers.SerializerMethodField(
+        help_text="a copy: the slug of the event it copies (the one of its identity that "
+        "counts); null for an event that counts, or when the reader may not see that one"
+    )
 
     class Meta:
         model = Event
@@ -79,11 +92,31 @@ class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
             "draw_seed",
             "results_changed_at",
             "results_changed_reason",
+            "uid",
+            "counted",
+            "copy_of",
         ]
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_draw_seed(self, event: Event) -> str | None:
         return event.draw_seed if event.draw_revealed else None
+
+    @extend_schema_field(serializers.SlugField(allow_null=True))
+    def get_copy_of(self, event: Event) -> str | None:
+        """Looked up once for every copy of the response, kept on the root serializer:
+        one query for a whole list (none when no event is a copy)."""
+        if event.counted:
+            return None
+        root = self.root
+        shown: dict[int, str | None] = root.__dict__.setdefault("_copies_shown", {})
+        if event.pk not in shown:
+            listed = root.instance
+            events = [listed] if isinstance(listed, Event) else list(listed or ())
+            events = [e for e in events if isinstance(e, Event) and e.pk not in shown]
+            request = self.context.get("request")
+            reader = request.user if request is not None else AnonymousUser()
+            shown.update(copies_shown(reader, [*events, event]))
+        return shown.get(event.pk)
 
     @extend_schema_field(serializers.SlugField(allow_null=True))
     def get_series(self, event: Event) -> str | None:

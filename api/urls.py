@@ -18,6 +18,7 @@ urlpatterns = [
     path("events/", events.EventList.as_view(), name="events"),
     path(event, events.EventDetail.as_view(), name="event"),
     path(event + "finish/", events.EventFinish.as_view(), name="event-finish"),
+    path(event + "count/", events.EventCount.as_view(), name="event-count"),
     path(event + "entries/", events.EntryList.as_view(), name="entries"),
     path(event + "entries/<int:entry_id>/", events.EntryDetail.as_view(), name="entry"),
     path(event + "rounds/", rounds.RoundList.as_view(), name="rounds"),

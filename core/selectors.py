@@ -4,6 +4,7 @@ gathered here."""
 
 from __future__ import annotations
 
+from core.copies.selectors import copies_shown, with_copy_of
 from core.events.access import (
     User,
     can_add_players,
@@ -85,6 +86,8 @@ from core.table_entry.selectors import (
 )
 
 __all__ = [
+    "copies_shown",
+    "with_copy_of",
     "entrant_carries",
     "final_plan",
     "out_of_step",

@@ -10,6 +10,7 @@ a director's change and a rebuild running beside it never deadlock."""
 from __future__ import annotations
 
 from core.common import full_clean_or_raise, with_history_user
+from core.copies.services import count_copy
 from core.entries.event_day import (
     add_extra_round,
     add_late_player,
@@ -122,6 +123,7 @@ __all__ = [
     "close_round",
     "confirm_proposal",
     "correction_reason",
+    "count_copy",
     "create_event",
     "create_player",
     "delete_hand",

@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from core import selectors, services
+from core.copies.selectors import copy_of
 from core.selectors import TableProgress
 from director import table_entry
 from director.common import asked, director_event, director_round, refusal
@@ -181,7 +182,8 @@ def day_panel(event: Event) -> dict[str, Any]:
 
 @login_required
 def event_list(request: HttpRequest) -> HttpResponse:
-    events = selectors.directed_events(request.user).order_by("-starts_on", "name")
+    events = selectors.directed_events(request.user).order_by("-starts_on", "name", "pk")
+    events = selectors.with_copy_of(events, request.user)
     return render(request, "director/event_list.html", {"events": events})
 
 
@@ -200,6 +202,7 @@ def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) 
         "leave_form": LeavePointForm(event=event),
         "day": day_panel(event),
         "site": site_panel(request),
+        "copy": copy_of(request.user, event),
     }
     return render(request, "director/dashboard.html", context)
 

@@ -189,7 +189,9 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         "series": series,
         "legs": legs,
         "rows": reads.series_standings(series),
-        "can_add": directed.filter(series__isnull=True).exclude(final_of=series),
+        "can_add": selectors.with_copy_of(
+            directed.filter(series__isnull=True).exclude(final_of=series), request.user
+        ),
         "can_be_final": directed.filter(series__isnull=True).exclude(status=Event.Status.FINISHED),
         "form": SeriesForm(
             initial={

@@ -6,6 +6,7 @@ from django.urls import path
 
 from director import (
     archive,
+    copies,
     dashboard,
     day,
     new_event,
@@ -32,6 +33,7 @@ urlpatterns = [
     path("site/", site.site_address, name="site"),
     path("<slug:slug>/", dashboard.event_dashboard, name="event"),
     path("<slug:slug>/archive.json", archive.export_archive, name="archive-export"),
+    path("<slug:slug>/count/", copies.count_copy, name="event-count"),
     path("<slug:slug>/rounds/start/", rounds.start_round, name="round-start"),
     path("<slug:slug>/table-entry/", table_entry.set_table_entry, name="table-entry"),
     path("<slug:slug>/finish/", rounds.finish_event, name="event-finish"),

@@ -4,7 +4,7 @@ seats, round clocks and announcements (read-only: they change through the servic
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from simple_history.admin import SimpleHistoryAdmin
 
 from core import services
@@ -77,8 +77,17 @@ class EventAdmin(SimpleHistoryAdmin):
     standings rebuilt when a setting they rank by changes."""
 
     form = EventForm
-    list_display = ["name", "slug", "starts_on", "ruleset", "format", "status", "public"]
-    list_filter = ["status", "ruleset", "format", "public", "table_entry"]
+    list_display = [
+        "name",
+        "slug",
+        "starts_on",
+        "ruleset",
+        "format",
+        "status",
+        "public",
+        "counted",
+    ]
+    list_filter = ["status", "ruleset", "format", "public", "table_entry", "counted"]
     search_fields = ["name", "slug", "venue"]
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["directors"]
@@ -86,10 +95,26 @@ class EventAdmin(SimpleHistoryAdmin):
         "standings_version",
         "screen_version",
         "draw_commitment",  # the seed stays secret: nobody sets or reads it here
+        "uid",
+        "counted",  # a copy counts instead through the action below, never by hand
         "created_at",
         "updated_at",
     ]
     date_hierarchy = "starts_on"
+    actions = ["count_copies"]
+
+    @admin.action(description="Count these copies instead of the events they copy")
+    def count_copies(self, request, queryset):
+        """The same service as the director's page and the API: each copy counts in
+        the ratings and series, and the event of its identity that counted is left out."""
+        for event in queryset.order_by("pk"):
+            try:
+                services.count_copy(event=event, by=request.user)
+            except ServiceError as error:
+                for text in (m for ms in error.errors.values() for m in ms):
+                    self.message_user(request, f"{event.slug}: {text}", messages.ERROR)
+            else:
+                self.message_user(request, f"{event.slug} counts now.", messages.SUCCESS)
 
     def save_model(self, request, obj, form, change):
         by = request.user

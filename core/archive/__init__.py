@@ -60,8 +60,12 @@ FORMAT = "kalooki-event"
 # 3: the event's prizes and prize-tie policy, and its house rules (the custom ruleset's
 # values as "house_rules", and those frozen into the event). Versions 1 and 2 are
 # upgraded: no prizes, the draw decides ties, a built-in ruleset.
-VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+# 4: the event's identity ("uid"), the same wherever the event goes, so that a site
+# holding the event already replaces it or keeps a copy apart (never counted twice).
+# Older versions are upgraded: the identity derived from the event's creation time and
+# draw seed, as the event itself was given one (`game.identity.derived_uid`).
+VERSION = 4
+READABLE_VERSIONS = (1, 2, 3, 4)
 HISTORY_FIELDS = ("history_date", "history_type", "history_change_reason", "history_user")
 
 
@@ -110,6 +114,7 @@ EVENT_FIELDS = (
     "prize_ties",
     "frozen_ruleset",
     "draw_seed",
+    "uid",
     "check_in",
     "club_avoidance",
     "results_changed_at",
@@ -124,8 +129,10 @@ EVENT_FIELDS = (
 # importing site's to make).
 EVENT_LINKS = ("custom_ruleset", "series")
 # What the site keeps about the event for its series (the places a series last counted
-# from it): the series' own, so it does not travel either.
-EVENT_LOCAL = ("series_places",)
+# from it): the series' own, so it does not travel either; nor whether it counts in the
+# ratings and series here (a copy kept beside the event it copies does not), which is
+# this site's to say.
+EVENT_LOCAL = ("series_places", "counted")
 HOUSE_RULES = "house_rules"
 # The event itself is implicit in these models' "event" field.
 IMPLICIT_EVENT = {"entries", "rounds", "standings", "announcements"}

@@ -34,13 +34,19 @@ from core.archive import (
     renumber_quality,
 )
 from core.archive.reading import Checked, check_payload, load
+from core.archive.replacing import CHOICES, REPLACE, already_held, check_replace, clear_event
 from core.archive.verify import check_event_settings, verify_event
-from core.common import imported_reason
+from core.caching import announce_version
+from core.common import imported_reason, with_history_user
+from core.copies.selectors import events_of
 from core.entries.services import create_player
 from core.errors import ServiceError
+from core.events.access import visible_events as visible
 from core.events.selectors import visible_players
 from core.events.services import RESERVED_SLUGS
 from core.ratings.services import queue_ratings_refresh
+from core.screens.services import screens_changed
+from core.series.standings import queue_series_refresh
 from tournaments.models import Event, HouseRuleset, Player
 
 # --- import --------------------------------------------------------------------------
@@ -67,6 +73,9 @@ class Imported:
     authors_unknown: list[str] = field(default_factory=list)
     directors_not_granted: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    # This site held the event already: it was replaced, or this is a copy of it.
+    replaced: bool = False
+    copy_of: str | None = None
 
     def summary(self) -> str:
         rows = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in self.counts.items())
@@ -74,6 +83,17 @@ class Imported:
             f"Imported {self.event.name!r} as {self.event.slug!r}: {rows}; "
             f"players: {self.players_created} new, {self.players_matched} matched."
         )
+        if self.replaced:
+            text += (
+                " It replaced the event held here (its address, directors and series stay; "
+                "its ratings and series count the archive's results)."
+            )
+        elif not self.event.counted:
+            of = f" of {self.copy_of!r}" if self.copy_of else ""
+            text += (
+                f" It is a copy{of}, left out of ratings and series until an organiser "
+                "counts it instead."
+            )
         if self.authors_unknown:
             text += (
                 " Hands and announcements by users not known here are kept without who "
@@ -189,16 +209,7 @@ def restore(
     model._default_manager.bulk_update(objs, names, batch_size=500)
 
 
-def import_event(
-    *,
-    raw: bytes | str | Mapping[str, Any],
-    rename: str | None = None,
-    by: AbstractBaseUser | None = None,
-) -> Imported:
-    """Import an archive as a new event (named `rename` if given). One transaction;
-    raises ArchiveError, with nothing written, for anything it cannot take."""
-    checked = check_payload(load(raw))
-    slug = rename or checked.event["slug"]
+def check_slug(slug: str) -> str:
     try:
         validate_slug(slug)
     except ValidationError as error:
@@ -209,9 +220,39 @@ def import_event(
         raise ArchiveError(
             f"{slug!r} is the address of a director's page: import it under another slug."
         )
+    return slug
+
+
+def import_event(
+    *,
+    raw: bytes | str | Mapping[str, Any],
+    rename: str | None = None,
+    by: AbstractBaseUser | None = None,
+    held: str | None = None,
+) -> Imported:
+    """Import an archive as a new event (named `rename` if given). An archive of an
+    event this site holds already (the same identity) is refused with `AlreadyHeld`
+    unless `held` says what to do: "replace" the event held here (the one that counts),
+    or keep a "copy" beside it (left out of ratings and series until an organiser
+    counts it). One transaction; raises ArchiveError, with nothing written, for
+    anything it cannot take."""
+    if held is not None and held not in CHOICES:
+        raise ArchiveError(f"held: {held!r} is neither {' nor '.join(CHOICES)}.")
+    checked = check_payload(load(raw))
+    slug = check_slug(rename or checked.event["slug"]) if held != REPLACE else None
     try:
         with transaction.atomic():
-            imported = write(checked, slug, by)
+            found = events_of(checked.event["uid"])
+            if found and held is None:
+                raise already_held(found, by, checked.event["slug"], rename)
+            if found and held == REPLACE:
+                imported = replace(
+                    check_replace(found[0], checked, rename=rename, by=by), checked, by
+                )
+            else:
+                if slug is None:
+                    slug = check_slug(rename or checked.event["slug"])
+                imported = write(checked, slug, by, copy_of=found[0] if found else None)
             queue_ratings_refresh()  # its closed rounds are rated, in their place
             connection.check_constraints(
                 table_names=[s.model._meta.db_table for s in SECTIONS] + ["tournaments_event"]
@@ -228,27 +269,68 @@ def import_event(
     return imported
 
 
-def write(checked: Checked, slug: str, by: AbstractBaseUser | None) -> Imported:
+def replace(event: Event, checked: Checked, by: AbstractBaseUser | None) -> Imported:
+    """The event held here, emptied and filled again from the archive: the archive's
+    settings and rows, the event's own address, directors, series and counting kept;
+    its versions grow past both, so no page or cache shows the old contents."""
+    clear_event(event)
+    standings = max(event.standings_version, checked.event["standings_version"]) + 1
+    screens = max(event.screen_version, checked.event["screen_version"])
+    kept = {"slug", "uid", "created_at", "updated_at", "standings_version", "screen_version"}
+    for name, value in checked.event.items():
+        if name not in kept:
+            setattr(event, name, value)
+    event.custom_ruleset = (
+        house_ruleset_for(checked.house_rules) if checked.house_rules is not None else None
+    )
+    event.standings_version, event.screen_version = standings, screens
+    event.series_places = None  # its series counts the new contents
+    check_event_settings(event, checked.event)
+    with_history_user(event, by, "replaced by an imported archive").save()
+    imported = write_rows(checked, event, by)
+    imported.replaced = True
+    announce_version(event, standings)
+    screens_changed(event)
+    if event.series_id is not None:
+        queue_series_refresh(event.series_id)
+    return imported
+
+
+def write(
+    checked: Checked, slug: str, by: AbstractBaseUser | None, *, copy_of: Event | None = None
+) -> Imported:
+    """A new event from the archive: a copy, left out of ratings and series, when this
+    site holds the event already (`copy_of`, the one that counts if one does)."""
     if Event.objects.filter(slug=slug).exists():
         # Worded the same whether the importer may see that event or not.
+        start = "A copy needs an address of its own: the" if copy_of is not None else "The"
         raise ArchiveError(
-            f"The slug {slug!r} is taken here; import it under another slug (the "
+            f"{start} slug {slug!r} is taken here; import it under another slug (the "
             "import page's New slug, or --rename NEW_SLUG on the command line). Nothing was "
             "imported."
         )
-    event = Event(**{**checked.event, "slug": slug})
+    event = Event(**{**checked.event, "slug": slug}, counted=copy_of is None)
     if checked.house_rules is not None:
         event.custom_ruleset = house_ruleset_for(checked.house_rules)
     check_event_settings(event, checked.event)
     event.save()
     restore(Event, [event], [checked.event], ["created_at", "updated_at"])
-    granted = {by.get_username()} if by is not None and by.is_authenticated else set()
+    if by is not None and by.is_authenticated:
+        event.directors.add(by)
+    imported = write_rows(checked, event, by)
+    shown = copy_of is not None and copy_of.counted
+    if shown and (by is None or visible(by).filter(pk=copy_of.pk).exists()):
+        imported.copy_of = copy_of.slug
+    return imported
+
+
+def write_rows(checked: Checked, event: Event, by: AbstractBaseUser | None) -> Imported:
+    """Every row the archive brings into `event` (saved, and empty of them)."""
+    granted = set(event.directors.values_list(get_user_model().USERNAME_FIELD, flat=True))
     imported = Imported(
         event=event, directors_not_granted=[d for d in checked.directors if d not in granted]
     )
     users = resolve_users(checked.usernames, imported.authors_unknown)
-    if by is not None and by.is_authenticated:
-        event.directors.add(by)
     ids: dict[str, dict[int, int]] = {
         "players": match_players(checked.rows["players"], imported, by)
     }

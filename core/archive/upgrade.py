@@ -3,9 +3,11 @@ its payload brought to the current shape (what it lacks is what it meant then)."
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from core.archive import EVENT_FIELDS, HISTORY_SECTIONS, HOUSE_RULES, SECTIONS, encode
+from game.identity import derived_uid, new_uid
 from game.rulesets import get_ruleset
 from game.sets import ends_after
 from tournaments.models import Event
@@ -14,11 +16,31 @@ from tournaments.models import Event
 def upgrade(payload: dict[str, Any], version: int) -> dict[str, Any]:
     """An older archive's payload in the current version's shape (its checksum was
     checked as written): what it lacks is what it meant."""
+    if version <= 3:
+        payload = with_identity(payload)  # before version 1's missing seed is made up
     if version == 1:
         payload = upgrade_from_1(payload)
     if version <= 2:
         payload = upgrade_from_2(payload)
     return with_optional_fields(payload)
+
+
+def with_identity(payload: dict[str, Any]) -> dict[str, Any]:
+    """Versions 1 to 3 carried no identity: the event's is derived from its creation
+    time and draw seed, as the event itself was given one where it was made, so this
+    archive is known as that event there, and every import of it as the same event."""
+    event = payload.get("event")
+    if not isinstance(event, dict) or "uid" in event:
+        return payload
+    try:
+        created_at = datetime.fromisoformat(event.get("created_at"))
+    except (TypeError, ValueError):
+        uid = new_uid()  # no creation time to derive from: the checks that follow say so
+    else:
+        if created_at.tzinfo is None:
+            created_at = created_at.replace(tzinfo=timezone.utc)
+        uid = derived_uid(created_at, event.get("draw_seed"))
+    return {**payload, "event": {**event, "uid": str(uid)}}
 
 
 def upgrade_from_2(payload: dict[str, Any]) -> dict[str, Any]:

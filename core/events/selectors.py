@@ -16,6 +16,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce
 
+from core.copies.selectors import copied_slug
 from core.errors import Missing
 from core.events.access import User, can_add_players, visible_events
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Player, Round, Seat, Table
@@ -142,8 +143,9 @@ def count_of(queryset, field: str) -> Coalesce:
 
 
 def public_event_list(user: User, statuses: list[str]) -> QuerySet[Event]:
-    """The events this user may see in these statuses, with their player count and the
-    rounds published so far: one query."""
+    """The events this user may see in these statuses, with their player count, the
+    rounds published so far and, for a copy of an event (`counted` false), the slug of
+    the event it copies (`copy_of`): one query."""
     return (
         Event.objects.filter(pk__in=visible_events(user).values("pk"), status__in=statuses)
         .annotate(
@@ -152,6 +154,7 @@ def public_event_list(user: User, statuses: list[str]) -> QuerySet[Event]:
                 Round.objects.filter(event=OuterRef("pk"), status__in=PLAYED_ROUND_STATUSES),
                 "event_id",
             ),
+            copy_of=copied_slug(user),
         )
         .order_by("-starts_on", "name", "pk")
     )

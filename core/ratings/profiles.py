@@ -100,11 +100,14 @@ def opponents(user: User, player_id: int) -> list[Player]:
 
 def head_to_head(user: User, player_id: int, opponent_id: int) -> list[Meeting]:
     """Every set the two played at the same table, in events this viewer may see, with
-    both totals (lower is better; an incomplete set decides nothing). 2 queries."""
+    both totals (lower is better; an incomplete set decides nothing). A copy of an
+    event (left out of ratings and series) holds the same sets again: not counted
+    twice. 2 queries."""
     events = visible_events(user).values("pk")
     mine = Seat.objects.filter(
         entry__player_id=player_id,
         round__event__in=events,
+        round__event__counted=True,
         round__status__in=PLAYED_ROUND_STATUSES,
     )
     seats = list(

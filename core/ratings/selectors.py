@@ -21,10 +21,14 @@ from tournaments.models import Event, Round, Seat
 def rounds_to_rate() -> list[tuple[int, datetime]]:
     """Every round to rate, as (round id, closed at), in the one global order: by the
     time it closed, then by id. Only closed rounds of public events: a rating shows
-    nothing a private event would hide. 1 query."""
+    nothing a private event would hide; and of events that count (not a copy kept
+    beside the event it copies): one played set is rated once. 1 query."""
     return list(
         Round.objects.filter(
-            status=Round.Status.CLOSED, closed_at__isnull=False, event__public=True
+            status=Round.Status.CLOSED,
+            closed_at__isnull=False,
+            event__public=True,
+            event__counted=True,
         )
         .order_by("closed_at", "pk")
         .values_list("pk", "closed_at")
@@ -160,6 +164,10 @@ class EventResult:
     sets: int
     hands_won: int
     final: bool
+    # A copy of another event is left out of ratings and series (`counted` false):
+    # that event's slug, when the reader may see it.
+    counted: bool = True
+    copy_of: str | None = None
 
 
 def event_results(history: dict) -> list[EventResult]:
@@ -181,6 +189,8 @@ def event_results(history: dict) -> list[EventResult]:
                     and event.status == Event.Status.FINISHED
                     and standing.round.status == Round.Status.CLOSED
                 ),
+                counted=event.counted,
+                copy_of=item.get("copy_of"),
             )
         )
     return out
@@ -188,8 +198,9 @@ def event_results(history: dict) -> list[EventResult]:
 
 def best_results(results: list[EventResult], *, count: int = 3) -> list[EventResult]:
     """The player's best places (finished events first, then the best place, then the
-    lowest points); an event they played no set in is no result of theirs."""
-    placed = [r for r in results if r.place is not None and r.sets]
+    lowest points); an event they played no set in is no result of theirs, and a copy
+    of an event is not another result."""
+    placed = [r for r in results if r.place is not None and r.sets and r.counted]
     return sorted(placed, key=lambda r: (not r.final, r.place, r.points))[:count]
 
 
@@ -216,6 +227,8 @@ def player_summary(history: dict) -> dict:
                 "sets": r.sets,
                 "hands_won": r.hands_won,
                 "final": r.final,
+                "counted": r.counted,
+                "copy_of": r.copy_of,
             }
             for r in event_results(history)
         ],

@@ -32,6 +32,7 @@ from core.seating.services import discard_draft
 from core.series import selectors as read_series
 from core.series.services import (
     check_carry_over,
+    check_counted,
     check_directs,
     check_not_final_elsewhere,
     check_public_event,
@@ -191,6 +192,7 @@ def create_final(
     series = Series.objects.select_for_update().get(pk=series.pk)
     event = Event.objects.select_for_update().get(pk=event.pk)  # the series' lock first
     check_directs(by, event, as_="a series' final")
+    check_counted(event, as_="the final")
     if event.series_id == series.pk:
         raise StateConflict(f"{event.name} is a leg of this series, not its final.", field="event")
     reseeding = series.final_id == event.pk

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
+from core.copies.selectors import copied_slug
 from core.errors import Missing
 from core.events.access import User, visible_events
 from core.events.selectors import round_with_seating, table_of
@@ -252,6 +253,7 @@ def player_history(user: User, player_id: int) -> dict[str, Any]:
     entries = list(
         Entry.objects.filter(player=player, event__in=visible_events(user).values("pk"))
         .select_related("event")
+        .annotate(copy_of=copied_slug(user, "event__uid", "event_id"))
         .order_by("-event__starts_on", "-event__pk")
     )
     if not entries:  # nobody learns of a player who played only in private events
@@ -308,6 +310,7 @@ def player_history(user: User, player_id: int) -> dict[str, Any]:
         events.append(
             {
                 "event": entry.event,
+                "copy_of": entry.copy_of,  # a copy: the event it copies (`core.copies`)
                 "withdrawn": entry.status == Entry.Status.WITHDRAWN,
                 "standing": latest.get(entry.pk),
                 "hands_needed": entry.event.rules.hand_count,

@@ -175,13 +175,20 @@ def test_a_whole_event_from_the_directors_pages(live_server, new_page, tmp_path)
     download.value.save_as(archive)
     page.goto(live_server.url + "/director/archive/import/")
     page.set_input_files("input[name=archive]", str(archive))
-    page.get_by_label("New slug").fill("port-royal-copy")
+    page.get_by_role("button", name="Import").click()
+    page.wait_for_load_state()
+    # The site holds this event already: it asks, and a copy is kept beside it.
+    assert "This site holds this event already" in page.inner_text("main")
+    page.set_input_files("input[name=archive]", str(archive))
+    page.get_by_label("Keep a copy beside it").check()
+    page.get_by_label("Slug of the copy").fill("port-royal-copy")
     page.get_by_role("button", name="Import").click()
     page.wait_for_load_state()
     assert page.url == live_server.url + "/director/port-royal-copy/", page.inner_text("main")
 
     event, copy = Event.objects.get(slug="port-royal"), Event.objects.get(slug="port-royal-copy")
     assert event.status == copy.status == "finished"
+    assert event.uid == copy.uid and event.counted and not copy.counted
     assert event.check_in and event.club_avoidance and copy.check_in and copy.club_avoidance
     names = set(Entry.objects.filter(event=event).values_list("player__name", "status"))
     assert ("Noah Noshow", "withdrawn") in names

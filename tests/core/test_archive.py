@@ -147,7 +147,7 @@ def test_a_round_quality_report_names_the_same_entries_after_import(event):
 
 def test_players_already_here_are_matched_not_duplicated(event, alice):
     text = archive.dumps(archive_export.export_event(event))
-    imported = archive_import.import_event(raw=text, rename="kingston-copy", by=alice)
+    imported = archive_import.import_event(raw=text, rename="kingston-copy", by=alice, held="copy")
     assert imported.players_matched == 9 and imported.players_created == 0
     assert Player.objects.count() == 9
     copy_ = archive_export.build_payload(imported.event)
@@ -157,7 +157,10 @@ def test_players_already_here_are_matched_not_duplicated(event, alice):
 
 
 def test_an_existing_slug_is_refused_unless_renamed(event):
-    text = archive.dumps(archive_export.export_event(event))
+    """Another event's archive (another identity) under a slug taken here."""
+    document = archive_export.export_event(event)
+    document["payload"]["event"]["uid"] = "0c6b2a52-4d0f-4a43-9a57-2d2c4b1f0e11"
+    text = resigned(document)
     before = row_counts()
     with pytest.raises(archive.ArchiveError, match="is taken here.*--rename"):
         archive_import.import_event(raw=text)
@@ -212,7 +215,11 @@ def edits():
         ("not json", lambda doc: "hello", "cannot be read as JSON"),
         ("binary", lambda doc: b"\xff\xfe\x00", "cannot be read as JSON"),
         ("another format", set_(["format"], "django-fixture"), "not a Kalooki event archive"),
-        ("a newer version", set_(["version"], 4), "newer version.*version 4"),
+        (
+            "a newer version",
+            set_(["version"], archive.VERSION + 1),
+            f"newer version.*version {archive.VERSION + 1}",
+        ),
         ("no version", set_(["version"], "1"), "no format version"),
         ("an edited score", set_(["payload", "hand_scores", 0, "score"], 1), "corrupted"),
         ("no checksum", set_(["checksum"], None), "no checksum"),
@@ -288,7 +295,7 @@ def test_the_archive_covers_every_field_of_every_model():
 
 def test_the_checksum_is_of_the_payload_in_canonical_json(event):
     document = archive_export.export_event(event)
-    assert document["format"] == "kalooki-event" and document["version"] == 3
+    assert document["format"] == "kalooki-event" and document["version"] == 4
     reordered = json.loads(json.dumps(document["payload"], sort_keys=False, indent=3))
     assert archive.checksum(reordered) == document["checksum"]
     assert len(document["checksum"]) == 64
@@ -324,6 +331,7 @@ def test_the_import_command_renames_and_adds_a_director(event, tmp_path):
         str(path),
         "--rename",
         "kingston-2",
+        "--copy",
         "--director",
         "bob",
         stdout=io.StringIO(),

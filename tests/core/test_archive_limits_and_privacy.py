@@ -7,6 +7,7 @@ archive, never users of this site."""
 from __future__ import annotations
 
 import copy
+import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -26,6 +27,7 @@ def payload(alice):
     event = played_event(director=alice)
     payload = archive_export.build_payload(event)
     payload["event"]["slug"] = "moved"
+    payload["event"]["uid"] = str(uuid.uuid4())  # another event, not one held here
     return payload
 
 

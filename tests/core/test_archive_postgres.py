@@ -97,11 +97,16 @@ def test_an_event_moves_from_a_venue_sqlite_file_to_postgresql_and_back(venue, t
     compare(at_venue["payload"], archive_export.build_payload(event))
     compare(at_venue["snapshot"], snapshot(event))
 
-    # And back to the laptop, beside the original.
+    # And back to the laptop, beside the original: the same event, so kept as a copy.
     back = tmp_path / "back.json"
     back.write_text(archive.dumps(archive_export.export_event(event)), encoding="utf-8")
     venue.run(
-        "import_event", str(back), "--rename", f"{slug}-back", *(["--director", "alice"] * directed)
+        "import_event",
+        str(back),
+        "--copy",
+        "--rename",
+        f"{slug}-back",
+        *(["--director", "alice"] * directed),
     )
     returned = venue.dump(f"{slug}-back")
     for document in (returned["payload"]["event"], returned["snapshot"]["event"]):

@@ -56,7 +56,8 @@ def test_an_archive_is_imported_as_a_new_event_the_importer_directs(event, alice
     text = director.get("/director/kingston/archive.json").content
     assert "Import an event archive" in director.get("/director/").content.decode()
     response = director.post(
-        "/director/archive/import/", {"archive": upload(text), "rename": "kingston-copy"}
+        "/director/archive/import/",
+        {"archive": upload(text), "rename": "kingston-copy", "held": "copy"},
     )
     assert response.status_code == 302 and response["Location"] == "/director/kingston-copy/"
     copy = Event.objects.get(slug="kingston-copy")
@@ -70,7 +71,7 @@ def test_a_damaged_archive_or_a_taken_slug_is_refused_and_nothing_written(event,
     director = signed_in(alice)
     text = director.get("/director/kingston/archive.json").content.decode()
     before = Event.objects.count()
-    response = director.post("/director/archive/import/", {"archive": upload(text)})
+    response = director.post("/director/archive/import/", {"archive": upload(text), "held": "copy"})
     assert response.status_code == 400 and "kingston" in response.content.decode()
     damaged = text.replace('"Kingston Kalooki Open"', '"Kingston Kalooki Open!"', 1)
     response = director.post("/director/archive/import/", {"archive": upload(damaged)})

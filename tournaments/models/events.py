@@ -12,6 +12,7 @@ from simple_history.models import HistoricalRecords
 
 from game.cards import Deck
 from game.clock import MAX_MINUTES
+from game.identity import new_uid
 from game.prizes import DRAW as PRIZE_DRAW
 from game.prizes import TIE_POLICIES as PRIZE_TIE_POLICIES
 from game.ranking import DEFAULT_TIEBREAKS, draw_commitment, new_draw_seed
@@ -220,6 +221,13 @@ class Event(models.Model):
     # (null: never counted): kept while a reopened leg is being corrected, so nobody
     # drops out of the series meanwhile (`core.series.standings`).
     series_places = models.JSONField(null=True, blank=True, editable=False)
+    # The event's identity (`game.identity`): made at creation, carried by its archive,
+    # so an import of an event this site holds replaces it or is kept as a copy.
+    uid = models.UUIDField(default=new_uid, editable=False, db_index=True)
+    # Whether its played sets count in the ratings and its series: one event of an
+    # identity at most (the database holds it); a copy kept beside it counts only
+    # once an organiser puts it in instead (`core.copies.services.count_copy`).
+    counted = models.BooleanField(default=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Every change of a setting, who made it and when; the versions the pages key on
@@ -254,6 +262,14 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(round_minutes__gte=1) & Q(round_minutes__lte=MAX_MINUTES),
                 name="event_round_minutes_range",
+            ),
+            # One played set never counts twice: of the events sharing an identity (an
+            # event and its copies), one at most counts.
+            models.UniqueConstraint(
+                fields=["uid"],
+                condition=Q(counted=True),
+                name="event_counted_once",
+                violation_error_message="Another event of this identity counts already.",
             ),
         ]
 
