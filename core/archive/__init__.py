@@ -111,6 +111,7 @@ class Section:
 EVENT_FIELDS = (
     *EVENT_SETTINGS,
     "prizes",
+    "prize_currency",
     "prize_ties",
     "frozen_ruleset",
     "draw_seed",

@@ -75,6 +75,7 @@ OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
         "results_changed_reason": "",
         # An event of then ranked a knockout by places per table.
         "even_knockout_places": False,
+        "prize_currency": "",
     },
     "entries": {"checked_in": False},
     "proposals": {"version": 1},
