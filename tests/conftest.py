@@ -54,6 +54,7 @@ BROWSER_SECONDS = {
     "test_season_from_pages": 35,
     "test_whole_event": 31,
     "test_venue_screens": 30,
+    "test_accessibility": 20,
     "test_public_live": 13,
     "test_director_sheet": 12,
     "test_table_entry": 11,

@@ -210,10 +210,12 @@
       messages.className = "row-messages unsent";
       var cell = document.createElement("td");
       cell.colSpan = row.rows[0].cells.length;
+      var alertBox = document.createElement("div");  // the alert holds the list: it stays a list
+      alertBox.setAttribute("role", "alert");
       var list = document.createElement("ul");
-      list.setAttribute("role", "alert");
       list.appendChild(document.createElement("li"));
-      cell.appendChild(list);
+      alertBox.appendChild(list);
+      cell.appendChild(alertBox);
       messages.appendChild(cell);
       row.appendChild(messages);
     }
