@@ -90,6 +90,13 @@ def refused_event(page) -> None:
     page.wait_for_selector(".form-error")
 
 
+def refused_settings(page) -> None:
+    page.get_by_label("Minutes per round").fill("0")
+    page.get_by_label("Prize row 1: amount").fill("fifty")
+    page.get_by_role("button", name="Save the settings").click()
+    page.wait_for_selector(".form-error")
+
+
 def announce(page) -> None:
     page.fill("#announce-text", "Round 3 starts at 14:30")
     page.press("#announce-text", "Enter")
@@ -152,6 +159,8 @@ DIRECTOR = [
     Visit("sheet: closed round", "/director/kingston/rounds/1/tables/1/", "desktop"),
     Visit("hand history", "/director/kingston/rounds/1/tables/1/hands/1/history/", "desktop"),
     Visit("players' codes", "/director/kingston/rounds/2/codes/", "desktop"),
+    Visit("event settings", "/director/kingston/settings/", "desktop"),
+    Visit("event settings: refused", "/director/kingston/settings/", "desktop", refused_settings),
     Visit("new event", "/director/new/", "desktop"),
     Visit("new event: refused", "/director/new/", "desktop", refused_event),
     Visit("archive import", "/director/archive/import/", "desktop"),
