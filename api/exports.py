@@ -15,6 +15,7 @@ from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.views import APIView
 
 from api.support import EventScoped
+from core.common import csv_bytes, plain_csv_asked
 from core.standings import exports
 
 CSV = "text/csv"
@@ -33,8 +34,10 @@ class CSVRenderer(BaseRenderer):
         return JSONRenderer().render(data)
 
 
-def csv_response(text: str, name: str) -> HttpResponse:
-    response = HttpResponse(text, content_type=f"{CSV}; charset=utf-8")
+def csv_response(request, text: str, name: str) -> HttpResponse:
+    """UTF-8 with a byte-order mark (Excel reads it right); `?bom=0`: plain UTF-8."""
+    content = csv_bytes(text, plain=plain_csv_asked(request.query_params))
+    response = HttpResponse(content, content_type=f"{CSV}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
@@ -48,6 +51,9 @@ class CsvExport(EventScoped, APIView):
 
 # DRF's ?format= override is not part of these endpoints: the file is always CSV.
 NO_FORMAT = OpenApiParameter("format", exclude=True)
+BOM = OpenApiParameter(
+    "bom", str, required=False, description="0: plain UTF-8, without the byte-order mark"
+)
 
 
 class StandingsCsv(CsvExport):
@@ -58,6 +64,7 @@ class StandingsCsv(CsvExport):
         "the latest round with standings).",
         parameters=[
             NO_FORMAT,
+            BOM,
             OpenApiParameter("round", int, required=False, description="a round number"),
         ],
         responses={
@@ -74,7 +81,7 @@ class StandingsCsv(CsvExport):
                 raise exceptions.ValidationError({"round": ["Give a round number."]})
             number = int(raw)
         text = exports.standings_csv(self.event, number)
-        return csv_response(text, exports.filename(self.event, "standings", "csv"))
+        return csv_response(request, text, exports.filename(self.event, "standings", "csv"))
 
 
 class HandsCsv(CsvExport):
@@ -82,7 +89,7 @@ class HandsCsv(CsvExport):
         operation_id="v1_events_exports_hands_csv",
         summary="Every hand score as CSV",
         description="One row per seat of every scored hand, and one per redeal, in play order.",
-        parameters=[NO_FORMAT],
+        parameters=[NO_FORMAT, BOM],
         responses={
             (200, CSV): OpenApiTypes.STR,
             404: OpenApiResponse(description="no such event"),
@@ -90,4 +97,4 @@ class HandsCsv(CsvExport):
     )
     def get(self, request, slug: str):
         text = exports.hands_csv(self.event)
-        return csv_response(text, exports.filename(self.event, "hands", "csv"))
+        return csv_response(request, text, exports.filename(self.event, "hands", "csv"))

@@ -84,3 +84,18 @@ def client_address(request) -> str | None:
         return str(ipaddress.ip_address(found))
     except ValueError:
         return request.META.get("REMOTE_ADDR")
+
+
+# A CSV file opens right in Excel on Windows only with a byte-order mark before it
+# (without one, "Zoë" shows as "ZoÃ«"); a script may ask for plain UTF-8 (`?bom=0`).
+BYTE_ORDER_MARK = "\ufeff"
+
+
+def csv_bytes(text: str, *, plain: bool = False) -> bytes:
+    """A CSV file's bytes: UTF-8 with a byte-order mark, or plain UTF-8."""
+    return (text if plain else BYTE_ORDER_MARK + text).encode("utf-8")
+
+
+def plain_csv_asked(query: Any) -> bool:
+    """Whether a download's query asks for plain UTF-8 (`bom=0`)."""
+    return query.get("bom") in ("0", "false", "no")

@@ -10,6 +10,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
 from core import printing
+from core.common import csv_bytes, plain_csv_asked
 from core.series import selectors as reads
 from core.standings import exports
 from game import series as game_series
@@ -43,7 +44,8 @@ def series_standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """The series standings as CSV (for anyone who may see the series): each player's
     legs, counted or dropped, and their prize."""
     series = reads.series_for(request.user, slug)
-    response = HttpResponse(exports.series_csv(series), content_type="text/csv; charset=utf-8")
+    content = csv_bytes(exports.series_csv(series), plain=plain_csv_asked(request.GET))
+    response = HttpResponse(content, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{series.slug}-series-standings.csv"'
     return response
 

@@ -62,7 +62,8 @@ def as_(user=None) -> APIClient:
 
 
 def rows(response) -> list[dict[str, str]]:
-    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8"))))
+    assert response.content.startswith(b"\xef\xbb\xbf")  # the byte-order mark Excel needs
+    return list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
 
 
 def test_anyone_may_download_a_public_events_standings(event):
@@ -112,3 +113,9 @@ def test_the_openapi_schema_describes_csv_responses_without_warnings():
     for url in ("standings.csv", "hands.csv"):
         get = schema["paths"][f"/api/v1/events/{{slug}}/exports/{url}"]["get"]
         assert get["responses"]["200"]["content"] == {"text/csv": {"schema": {"type": "string"}}}
+
+
+def test_a_script_may_ask_for_plain_utf8(event):
+    response = as_().get(STANDINGS + "?bom=0")
+    assert response.status_code == 200
+    assert response.content.startswith(b"round,rank,")

@@ -123,7 +123,7 @@ def test_the_series_standings_download_as_csv_with_dropped_results_and_prizes(ci
     assert 'href="/series/circuit/standings.csv"' in page
     response = Client().get("/series/circuit/standings.csv")
     assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
-    rows = list(csv.DictReader(io.StringIO(response.content.decode())))
+    rows = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert {r["player"] for r in rows[:2]} == {"Ann", "Ben"}  # the two who qualify
     first = rows[0]
     assert first["rank"] == "1" and first["qualified"] == "yes"
