@@ -212,6 +212,11 @@ class StandingSerializer(serializers.Serializer):
     best_set = serializers.IntegerField(allow_null=True)
     movement = serializers.IntegerField(allow_null=True)
     status = serializers.ChoiceField(choices=Standing.Status.choices)
+    replaced_by = PlayerRefSerializer(
+        allow_null=True,
+        help_text="for a withdrawn no-show a substitute replaced, the substitute; "
+        "null otherwise (with sets_played 0: they did not play)",
+    )
 
 
 class StandingsSerializer(serializers.Serializer):

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from core import selectors, services
 from core.copies.selectors import copy_of
+from core.entries.selectors import label_entries, label_players, namesakes_of
 from core.selectors import TableProgress
 from director import table_entry
 from director.common import asked, director_event, director_round, refusal
@@ -118,7 +119,8 @@ class Dashboard:
 
 
 def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
-    """The rounds, and the chosen round (the latest by default) table by table: 8 queries."""
+    """The rounds, and the chosen round (the latest by default) table by table, players
+    named as the event's lists show them (namesakes told apart): 9 queries."""
     rounds = list(selectors.rounds_of(event))
     current = rounds[-1] if rounds else None
     if number is not None:
@@ -128,18 +130,20 @@ def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
     tables: list[TableRow] = []
     names: dict[int, str] = {}
     movable: list[Table] = []
+    shown = namesakes_of(event) if current is not None else {}
     if current is not None:
         seated = selectors.round_with_seating(event, current.number)
         progress = {t.number: t for t in selectors.tables_progress(event, current.number)}
         base = reverse("director:round", args=[event.slug, current.number])
         for table in seated.tables.all():
             seats = list(table.seats.all())
-            names.update({seat.entry_id: seat.entry.player.name for seat in seats})
+            label_players((seat.entry.player for seat in seats), shown)
+            names.update({seat.entry_id: seat.entry.player.shown for seat in seats})
             state = progress[table.number]
             tables.append(
                 TableRow(
                     **asdict(state),
-                    players=[seat.entry.player.name for seat in seats],
+                    players=[seat.entry.player.shown for seat in seats],
                     url=f"{base}tables/{table.number}/",
                 )
             )
@@ -159,16 +163,23 @@ def build_dashboard(event: Event, number: int | None = None) -> Dashboard:
         movable=movable,
         why_not_start=refusal(lambda: services.check_can_start(event)),
         why_not_finish=refusal(lambda: services.check_can_finish(event)),
-        leaving=selectors.seats_leaving(current) if current is not None else [],
+        leaving=leaving(current, shown) if current is not None else [],
         why_not_reopen=why_not_reopen,
         reopen_discards=reopen_discards,
     )
 
 
+def leaving(round_: Round, shown: dict[int, str]) -> list:
+    """The round's seats whose players left mid-round, their players labelled."""
+    seats = selectors.seats_leaving(round_)
+    label_players((seat.entry.player for seat in seats), shown)
+    return seats
+
+
 def day_panel(event: Event) -> dict[str, Any]:
     """The players panel: who is active (and checked in), who withdrew (possible
-    substitutes): 1 query."""
-    entries = list(selectors.entries_by_name(event))
+    substitutes), each player's name as the event's lists show it: 1 query."""
+    entries = label_entries(selectors.entries_by_name(event))
     active = [e for e in entries if e.status == Entry.Status.ACTIVE]
     return {
         "active": active,

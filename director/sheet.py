@@ -173,7 +173,7 @@ class Sheet:
         return [
             {
                 "seat": seat.seat,
-                "name": seat.name,
+                "name": seat.shown,
                 "total": total,
                 "place": place if self.complete else None,
             }
@@ -242,7 +242,7 @@ def hand_row(stored: selectors.TableSheet, row, table_rules: rules.TableRules) -
             out.down_and_out = hand.down_and_out
             out.penalties = stored_penalties(hand, table_rules)
     for seat in stored.seats:
-        cell = SeatCell(position=seat.seat, name=seat.name, playing=seat.plays(row.number))
+        cell = SeatCell(position=seat.seat, name=seat.shown, playing=seat.plays(row.number))
         result = hand.result_for(seat.seat) if hand is not None and hand.scored else None
         if result is not None:
             cell.value = result.cards or str(result.card_points)
@@ -255,12 +255,13 @@ def hand_row(stored: selectors.TableSheet, row, table_rules: rules.TableRules) -
     return out
 
 
-def build_sheet(table: Table, seats=None) -> Sheet:
+def build_sheet(table: Table, seats=None, names: dict[int, str] | None = None) -> Sheet:
     """The sheet as stored: every hand of the set, recorded or not, with running totals
-    (`seats`: the table's, when a save has just read them)."""
+    (`seats`: the table's, when a save has just read them; `names`: the event's
+    namesakes, read when not given)."""
     event = table.round.event
     ruleset = event.rules
-    stored = selectors.table_sheet(table, seats)
+    stored = selectors.table_sheet(table, seats, names)
     kinds = [rules.OVERCALL, rules.FALSE_LAYDOWN]
     if ruleset.challenge_allowed:
         kinds.append(rules.CHALLENGE)
@@ -392,7 +393,9 @@ def hand_row_view(
     if not is_htmx(request):
         messages.success(request, f"Hand {hand} saved.")
         return redirect(f"{sheet_url(found)}#hand-{hand}")
-    sheet = build_sheet(found, recorded.seats or None)
+    # The saved row alone is drawn again: it names its seats as they are (their numbers
+    # tell two namesakes at one table apart), so the save reads nothing more for it.
+    sheet = build_sheet(found, recorded.seats or None, names={})
     saved = sheet.row(hand)
     saved.verdict = RowVerdict(saved=True)
     context = {**sheet_context(sheet), "row": saved}

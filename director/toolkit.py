@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from core import importing, printing, selectors
+from core.entries.selectors import label_entries, namesakes_of
 from core.errors import ServiceError
 from core.site.selectors import site_url
 from core.standings import exports
@@ -50,8 +51,11 @@ def index(request: HttpRequest, slug: str) -> HttpResponse:
             "event": event,
             "rounds": rounds,
             "entries": selectors.entries_of(event, "active").count(),
-            "entry_list": selectors.entries_of(event, "active").order_by(
-                F("rating").desc(nulls_last=True), "seed_number", "player__name"
+            "entry_list": label_entries(
+                selectors.entries_of(event, "active").order_by(
+                    F("rating").desc(nulls_last=True), "seed_number", "player__name"
+                ),
+                namesakes_of(event),
             ),
             "site": site_panel(request),
         },

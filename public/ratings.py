@@ -11,6 +11,8 @@ from django.shortcuts import render
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
+from core.entries.names import shown_names
+from core.entries.selectors import label_players
 from core.ratings import profiles
 from core.ratings import selectors as read
 from game.ratings import MIN_SETS
@@ -44,6 +46,8 @@ def profile(request: HttpRequest, history: dict[str, Any]) -> dict[str, Any]:
     results = read.event_results(history)
     points = read.rating_history(player.pk)
     met = profiles.opponents(request.user, player.pk)
+    # The player and their opponents told apart where two share a name.
+    label_players([player, *met], shown_names((p.pk, p.name, p.club) for p in [player, *met]))
     chosen = None
     raw = request.GET.get("vs", "")
     if raw.isascii() and raw.isdigit() and len(raw) < 12:

@@ -168,7 +168,7 @@ def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dic
     event = table.round.event
     sheet = selectors.table_sheet(table)
     waiting = list(selectors.open_proposals(table).values())
-    names = {s.seat: s.name for s in sheet.seats}
+    names = {s.seat: s.shown for s in sheet.seats}
     return {
         "event": event,
         "table": table,
@@ -250,7 +250,7 @@ def recorded_row(sheet, number: int | None) -> dict[str, Any] | None:
     row = sheet.row(number)
     if row.state != "scored":
         return None
-    names = {s.seat: s.name for s in sheet.seats}
+    names = {s.seat: s.shown for s in sheet.seats}
     return {
         "number": number,
         "hand": row.hand,

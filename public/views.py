@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from math import ceil
 from typing import Any
 from urllib.parse import urlencode
@@ -34,6 +35,7 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
 from core import caching, selectors
+from core.entries.selectors import namesakes_of
 from core.series.selectors import player_series, series_of_event
 from core.standings.prizes import event_prize_winners
 from public import live, ratings
@@ -204,6 +206,13 @@ def cached_page(
     return response
 
 
+def prizes_shown(event: Event) -> list:
+    """The event's prizes by rank, each winner named as the leaderboard names them."""
+    winners = event_prize_winners(event)
+    names = namesakes_of(event) if winners else {}
+    return [replace(w, name=names.get(w.player_id, w.name)) for w in winners]
+
+
 @require_safe
 @gzip_page
 def event_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -225,7 +234,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
                 "slug": event.final_of_slug,
                 "name": f"{event.final_of_name} {event.final_of_season or ''}".strip(),
             },
-            "prizes": event_prize_winners(event),
+            "prizes": prizes_shown(event),
         }
         return render_to_string("public/_event.html", context)
 

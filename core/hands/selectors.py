@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.db.models import Prefetch
 
 from core.adjusted.selectors import table_adjusted
+from core.entries.selectors import namesakes_of
 from core.errors import Missing
 from core.rounds.selectors import TableProgress
 from game import rules
@@ -78,6 +79,12 @@ class SeatView:
     dealer: bool
     left_after_hand: int | None
     at_fault: str = ""  # the director's reason when the player is marked at fault
+    # The name as the event's pages show it: namesakes told apart (`core.entries.names`).
+    shown: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.shown:
+            object.__setattr__(self, "shown", self.name)
 
     def plays(self, number: int) -> bool:
         """Whether this seat plays hand `number`: a player who withdrew mid-round plays
@@ -322,11 +329,17 @@ def hand_version(table: Table, number: int) -> int:
     return max(versions, default=0)
 
 
-def seat_views(table: Table, seats: Iterable[Seat] | None = None) -> tuple[SeatView, ...]:
-    """The table's seats (`seats`: already read, each with its entry and player)."""
+def seat_views(
+    table: Table, seats: Iterable[Seat] | None = None, names: dict[int, str] | None = None
+) -> tuple[SeatView, ...]:
+    """The table's seats (`seats`: already read, each with its entry and player), each
+    player's name as the event shows it (`names`: the event's namesakes, read if not
+    given): 1 query (2 without `seats`, none given both)."""
     if seats is None:
         seats = Seat.objects.filter(table=table).select_related("entry__player")
     seats = sorted(seats, key=lambda seat: seat.position)
+    if names is None:
+        names = namesakes_of(table.round.event_id)
     return tuple(
         SeatView(
             seat=seat.position,
@@ -335,18 +348,21 @@ def seat_views(table: Table, seats: Iterable[Seat] | None = None) -> tuple[SeatV
             dealer=seat.first_dealer,
             left_after_hand=seat.left_after_hand,
             at_fault=seat.at_fault,
+            shown=names.get(seat.entry.player_id, ""),
         )
         for seat in seats
     )
 
 
-def table_sheet(table: Table, seats: Iterable[Seat] | None = None) -> TableSheet:
+def table_sheet(
+    table: Table, seats: Iterable[Seat] | None = None, names: dict[int, str] | None = None
+) -> TableSheet:
     """A table's sheet: its seats, every hand of the set as it stands, running totals:
-    4 queries (3 given the seats, read with their players), and 1 more once the round
-    is closed (its adjusted scores). `table` comes with its round and event
-    (`table_of`)."""
+    5 queries (4 given the seats, read with their players; 1 fewer given the event's
+    namesakes, `names`), and 1 more once the round is closed (its adjusted scores).
+    `table` comes with its round and event (`table_of`)."""
     spec = table.round.event.rules
-    seats = seat_views(table, seats)
+    seats = seat_views(table, seats, names)
     recorded = current_hands(hands_of([table]))
     progress = TableProgress(
         table.number,

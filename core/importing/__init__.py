@@ -137,8 +137,11 @@ def find_candidates(event: Event, rows: list[Row], viewer: User | None = None) -
         row.candidates.sort(key=lambda c: (c.entry is None, not c.close, c.id))
 
 
-def suggest(row: Row) -> None:
-    best = row.candidates[0] if row.candidates else None
+def suggest(row: Row, taken: Mapping[int, int] | None = None) -> None:
+    """What happens to the row without a choice: merged with the closest registered
+    namesake no earlier row of the file takes (`taken`: player id -> row), else new."""
+    taken = taken or {}
+    best = next((c for c in row.candidates if c.id not in taken), None)
     if best is None or not (best.close or best.entry):
         row.suggested = NEW
         if row.candidates:
@@ -160,19 +163,45 @@ def describe_choice(row: Row, chosen: Candidate | None) -> None:
         row.notices.append(f"{chosen.name} had withdrawn from this event and will be active again.")
 
 
+def same_person(a: Row, b: Row) -> bool:
+    """Two rows of one name that say nothing else apart either: the same club, country
+    and rating (a seed is where the event puts a player, not who they are)."""
+    return (
+        normalise_name(a.club) == normalise_name(b.club)
+        and (a.country or a.raw_country.casefold()) == (b.country or b.raw_country.casefold())
+        and a.rating == b.rating
+    )
+
+
 def check_file_duplicates(rows: list[Row]) -> None:
-    first_line: dict[str, int] = {}
+    """A row repeating an earlier one (same name, club, country and rating) is an error;
+    two people of one name, told apart by another club (or country, or rating), are
+    both imported, and every list of the event tells them apart (`core.entries.names`)."""
+    namesakes: dict[str, list[Row]] = {}
     seeds: dict[int, int] = {}
     for row in rows:
         key = normalise_name(row.name)
         if key:
-            if key in first_line:
+            earlier = namesakes.setdefault(key, [])
+            twin = next((other for other in earlier if same_person(other, row)), None)
+            if twin is not None:
                 row.errors.append(
-                    f"Row {row.line}: {row.name} is already on row {first_line[key]}; "
-                    "remove one (or tell two people apart in their names)."
+                    f"Row {row.line}: {row.name} is already on row {twin.line}, with the same "
+                    "club, country and rating; remove one. If they are two people, tell them "
+                    "apart in the file (a club, a country or a rating, or Sr./Jr. in the name)."
                 )
-            else:
-                first_line[key] = row.line
+            elif earlier:
+                lines = ", ".join(str(other.line) for other in earlier)
+                by = (
+                    "their club and a number"
+                    if any(normalise_name(o.club) == normalise_name(row.club) for o in earlier)
+                    else "their club"
+                )
+                row.notices.append(
+                    f"Another {row.name} is on row {lines}: both are entered as two players, "
+                    f"told apart on the event's lists by {by}."
+                )
+            earlier.append(row)
         if row.seed is not None:
             if row.seed in seeds:
                 row.errors.append(
@@ -222,11 +251,23 @@ def build_preview(
     check_file_duplicates(preview.rows)
     find_candidates(event, preview.rows, viewer)
     choices = choices or {}
+    taken: dict[int, int] = {}  # a registered player -> the row merged with them
     for row in preview.rows:
         if row.line in choices:
             choose(row, choices[row.line])
         else:
-            suggest(row)
+            suggest(row, taken)
+        if row.suggested == NEW:
+            continue
+        if row.suggested in taken:
+            chosen = row.candidate(row.suggested)
+            row.errors.append(
+                f"Row {row.line}: {chosen.name if chosen else 'that player'} "
+                f"(#{row.suggested}) is already merged with row {taken[row.suggested]}; "
+                "one registered player is one person: choose a different person for one row."
+            )
+        else:
+            taken[row.suggested] = row.line
     check_seeds_taken(event, preview.rows, choices)
     return preview
 

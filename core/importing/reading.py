@@ -7,12 +7,12 @@ from __future__ import annotations
 import csv
 import io
 import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django_countries import countries
 
+from core.entries.names import name_key
 from core.errors import InvalidInput
 from tournaments.models import Player
 
@@ -52,9 +52,9 @@ COUNTRY_ALIASES = {
 }
 
 
-def normalise_name(name: str) -> str:
-    """The form two names are compared in: case and spacing ignored."""
-    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
+# The form two names are compared in (case and spacing ignored): the same comparison
+# the event's lists tell namesakes apart by.
+normalise_name = name_key
 
 
 def header_key(text: str) -> str:

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.db.models import Count, Sum
 
+from core.entries.names import shown_names
 from game import ranking
 from game import ratings as maths
 from scoring.models import Hand, HandScore, PlayerRating, RatingBook, RatingChange
@@ -98,6 +99,8 @@ class RatingRow:
     sigma: float
     sets: int
     movement: float
+    # The name as the ranking shows it: namesakes told apart (`core.entries.names`).
+    shown: str = ""
 
 
 def version() -> int:
@@ -106,16 +109,19 @@ def version() -> int:
 
 def ratings_table(*, min_sets: int = maths.MIN_SETS) -> list[RatingRow]:
     """The ranking by shown rating (players with at least `min_sets` rated sets), ranks
-    shared only by equal ratings. 1 query."""
-    rows = (
+    shared only by equal ratings, namesakes told apart by club. 1 query."""
+    rows = list(
         PlayerRating.objects.filter(sets__gte=min_sets)
         .order_by("-rating", "player__name", "player_id")
-        .values_list("player_id", "player__name", "rating", "mu", "sigma", "sets", "movement")
+        .values_list(
+            "player_id", "player__name", "rating", "mu", "sigma", "sets", "movement", "player__club"
+        )
     )
+    shown = shown_names((row[0], row[1], row[-1]) for row in rows)
     out: list[RatingRow] = []
-    for i, (player, name, rating, mu, sigma, sets, movement) in enumerate(rows, start=1):
+    for i, (player, name, rating, mu, sigma, sets, movement, _) in enumerate(rows, start=1):
         rank = out[-1].rank if out and out[-1].rating == rating else i
-        out.append(RatingRow(rank, player, name, rating, mu, sigma, sets, movement))
+        out.append(RatingRow(rank, player, name, rating, mu, sigma, sets, movement, shown[player]))
     return out
 
 

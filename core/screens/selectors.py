@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from core.entries.names import shown_names
+from core.entries.selectors import namesakes_of, replacements
 from core.errors import Missing
 from game.clock import Clock, Reading, format_duration
 from tournaments.models import Announcement, Entry, Event, Round, RoundClock, Seat, Table
@@ -209,11 +211,15 @@ class SeatingRow:
 
 
 def seating_board(event: Event, number: int) -> tuple[SeatingRow, ...]:
-    """Every player of round `number`, A to Z, with their table and seat: one query."""
+    """Every player of round `number`, A to Z, with their table and seat (namesakes told
+    apart, `core.entries.names`): 2 queries."""
     rows = Seat.objects.filter(round__event=event, round__number=number).values_list(
         "entry__player_id", "entry__player__name", "table__number", "position", "left_after_hand"
     )
-    found = [SeatingRow(p, name, t, s, left is not None) for p, name, t, s, left in rows]
+    names = namesakes_of(event)
+    found = [
+        SeatingRow(p, names.get(p, name), t, s, left is not None) for p, name, t, s, left in rows
+    ]
     return tuple(sorted(found, key=lambda r: (r.name.casefold(), r.name, r.player)))
 
 
@@ -226,21 +232,38 @@ class FieldRow:
     withdrawn: bool
     seed: int | None = None
     carried: int = 0  # a series final's carried-over score
+    replaced_by: str = ""  # a no-show's substitute, as the field shows them
 
 
 def field_of(event: Event) -> tuple[FieldRow, ...]:
-    """The players entered, A to Z, before any round is seated: one query."""
-    rows = Entry.objects.filter(event=event).values_list(
-        "player_id",
-        "player__name",
-        "player__club",
-        "player__country",
-        "status",
-        "seed_number",
-        "carried_points",
+    """The players entered, A to Z, before any round is seated, namesakes told apart
+    (`core.entries.names`): one query, 2 once a player has withdrawn (whether a
+    substitute replaced them)."""
+    rows = list(
+        Entry.objects.filter(event=event).values_list(
+            "player_id",
+            "player__name",
+            "player__club",
+            "player__country",
+            "status",
+            "seed_number",
+            "carried_points",
+        )
     )
+    shown = shown_names((p, name, club) for p, name, club, *_ in rows)
+    withdrawn = any(row[4] == Entry.Status.WITHDRAWN for row in rows)
+    subs = replacements(event) if withdrawn else {}
     found = [
-        FieldRow(p, name, club, str(country or ""), status == Entry.Status.WITHDRAWN, seed, carried)
+        FieldRow(
+            p,
+            shown[p],
+            club,
+            str(country or ""),
+            status == Entry.Status.WITHDRAWN,
+            seed,
+            carried,
+            replaced_by=shown.get(subs.get(p, 0), "") if status == Entry.Status.WITHDRAWN else "",
+        )
         for p, name, club, country, status, seed, carried in rows
     ]
     return tuple(sorted(found, key=lambda r: (r.withdrawn, r.name.casefold(), r.name, r.player)))

@@ -7,8 +7,10 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
+from core.entries.selectors import namesakes_of
 from core.pdf import (
     BODY,
+    BOLD,
     CELL,
     FONT,
     HEAD,
@@ -19,14 +21,25 @@ from core.pdf import (
     markup,
     paper_size,
 )
+from game.collation import sort_key
 from tournaments.models import Event, Round, Seat
 
 
 def seated_a_to_z(round_: Round) -> list[tuple[str, str, int, int]]:
-    """(name, club, table, seat) of every player seated in the round, A to Z: 1 query."""
+    """(name, club, table, seat) of every player seated in the round, A to Z, namesakes
+    told apart as every list of the event shows them: 2 queries."""
     seats = Seat.objects.filter(round=round_).select_related("entry__player", "table")
-    rows = [(s.entry.player.name, s.entry.player.club, s.table.number, s.position) for s in seats]
-    return sorted(rows, key=lambda r: (r[0].casefold(), r[2], r[3]))
+    names = namesakes_of(round_.event_id)
+    rows = [
+        (
+            names.get(s.entry.player_id, s.entry.player.name),
+            s.entry.player.club,
+            s.table.number,
+            s.position,
+        )
+        for s in seats
+    ]
+    return sorted(rows, key=lambda r: (sort_key(r[0]), r[2], r[3]))
 
 
 def find_your_table_pdf(*, event: Event, round_: Round, paper: str | None = None) -> bytes:
@@ -55,7 +68,7 @@ def find_your_table_pdf(*, event: Event, round_: Round, paper: str | None = None
         widths = [width - 48 * mm - 2 * 18 * mm, 48 * mm, 18 * mm, 18 * mm]
         commands = [
             ("FONT", (0, 0), (-1, -1), FONT, 11),
-            ("FONT", (2, 1), (2, -1), "Helvetica-Bold", 13),
+            ("FONT", (2, 1), (2, -1), BOLD, 13),
             ("LINEBELOW", (0, 0), (-1, 0), 1, colors.black),
             ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
             ("ALIGN", (2, 1), (-1, -1), "CENTER"),

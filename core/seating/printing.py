@@ -18,6 +18,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from core.entries.selectors import label_players, namesakes_of
 from core.events.selectors import round_with_seating
 from core.pdf import (
     BODY,
@@ -56,9 +57,13 @@ def agreed_rules(event: Event) -> str:
 
 
 def round_tables(event: Event, round_: Round) -> list[tuple[GameTable, list[Seat]]]:
-    """The round's tables in order, each with its seats in order: 3 queries."""
+    """The round's tables in order, each with its seats in order, each player's name
+    as the event shows it as `shown` (namesakes told apart): 4 queries."""
     seated = round_with_seating(event, round_.number)
-    return [(table, list(table.seats.all())) for table in seated.tables.all()]
+    tables = [(table, list(table.seats.all())) for table in seated.tables.all()]
+    players = [seat.entry.player for _, seats in tables for seat in seats]
+    label_players(players, namesakes_of(event))
+    return tables
 
 
 # --- table cards -------------------------------------------------------------------
@@ -107,7 +112,7 @@ def table_card(
     for seat in seats:
         player = seat.entry.player
         details = " - ".join(x for x in (player.club, str(player.country.name or "")) if x)
-        text = markup(player.name)
+        text = markup(player.shown)
         if details:
             text += f'<br/><font name="{FONT}" size="12">{markup(details)}</font>'
         bold = CARD_SEAT_BOLD if seat.first_dealer else CARD_SEAT
@@ -241,7 +246,7 @@ def score_grid(ruleset, seats: list[Seat], width: float, *, doubles: bool) -> Ta
         dealer = "<br/><i>deals first</i>" if seat.first_dealer else ""
         header.append(
             Paragraph(
-                f"<b>Seat {seat.position}</b><br/>{markup(seat.entry.player.name)}{dealer}",
+                f"<b>Seat {seat.position}</b><br/>{markup(seat.entry.player.shown)}{dealer}",
                 SEAT_HEAD,
             )
         )
@@ -298,7 +303,7 @@ def signatures(seats: list[Seat], width: float) -> Flowable:
         if i:
             names.append("")
             widths.append(gap)
-        names.append(Paragraph(f"Seat {seat.position}: {markup(seat.entry.player.name)}", SMALL))
+        names.append(Paragraph(f"Seat {seat.position}: {markup(seat.entry.player.shown)}", SMALL))
         widths.append((width - gap * (count - 1)) / count)
     commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0)]
     commands += [("LINEABOVE", (i, 1), (i, 1), 0.8, colors.black) for i in range(0, len(names), 2)]

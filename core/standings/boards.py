@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 
 from core.copies.selectors import copied_slug
+from core.entries.selectors import namesakes_of
 from core.errors import Missing
 from core.events.access import User, visible_events
 from core.events.selectors import round_with_seating, table_of
@@ -111,8 +112,9 @@ class Board:
 
 def board(event: Event) -> Board:
     """The leaderboard: the standings in rank order and the latest round's progress,
-    or the seating board, or the field: at most 4 queries. `event` comes from
-    `public_event`."""
+    or the seating board, or the field: at most 5 queries (the standings or the field
+    1 more once a player has withdrawn: whether a substitute replaced them; the seating
+    1 more: the event's namesakes). `event` comes from `public_event`."""
     progress, phase, seating, field = None, STANDINGS, (), ()
     if event.latest_round is None:
         phase, field = FIELD, field_of(event)
@@ -136,10 +138,12 @@ def board(event: Event) -> Board:
 
 def round_board(event: Event, number: int) -> dict[str, Any]:
     """Every table of a public round with each seat's set total, place and hands won,
-    adjusted scores included once the round is closed: 5 queries (6 once closed, 7 for
-    a closed knockout round: who went through on a place another table left)."""
+    adjusted scores included once the round is closed, namesakes told apart: 6 queries
+    (7 once closed, 8 for a closed knockout round: who went through on a place another
+    table left)."""
     check_round(event, number)
     round_ = round_with_seating(event, number)  # 3 queries
+    names = namesakes_of(event)
     per_seat = {
         row["seat_id"]: row
         for row in HandScore.objects.filter(
@@ -200,7 +204,7 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
                     {
                         "seat": s.position,
                         "player": s.entry.player_id,
-                        "name": s.entry.player.name,
+                        "name": names.get(s.entry.player_id, s.entry.player.name),
                         "total": totals[s.position],
                         "won": (per_seat.get(s.pk) or {}).get("won") or 0,
                         "place": place[s.position],
@@ -215,7 +219,7 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
     filled = []
     if closed and event.format == Event.Format.KNOCKOUT:  # who took a place left over
         filled = [
-            {"player": player, "name": name}
+            {"player": player, "name": names.get(player, name)}
             for player, name, rounds in Standing.objects.filter(round=round_)
             .order_by("rank")
             .values_list("entry__player_id", "entry__player__name", "filled_in")

@@ -14,6 +14,7 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from core.entries.selectors import namesakes_of
 from core.rounds.selectors import TableProgress
 from core.series.selectors import prize_text, series_standings
 from core.standings.prizes import event_prize_winners
@@ -31,6 +32,7 @@ STANDINGS_COLUMNS = (
     *STANDING_FIGURES,
     "movement",
     "status",
+    "replaced_by",
     "incomplete",
     "adjusted",
     "prize",
@@ -80,7 +82,10 @@ def to_csv(columns: Sequence[str], rows: Iterable[dict[str, Any]]) -> str:
 
 def standings_rows(event: Event, number: int | None = None) -> list[dict[str, Any]]:
     """The standings after round `number` (default: the latest that has any), with each
-    player's club and country: 2 queries."""
+    player's club and country: 2 queries. A player is named as the pages show them
+    (namesakes told apart by club and number); a no-show a substitute replaced has the
+    status "did not play" (or "replaced", after playing) and the substitute in
+    `replaced_by`."""
     standings = standings_after(event, number)
     # The prizes go with the final standings only.
     prizes = {w.rank: w.text for w in event_prize_winners(event)} if standings.final else {}
@@ -89,13 +94,14 @@ def standings_rows(event: Event, number: int | None = None) -> list[dict[str, An
             "round": standings.round,
             "rank": row.rank,
             "player_id": row.player.id,
-            "player": row.player.name,
+            "player": row.name,
             "club": row.club,
             "country": row.country,
             **{name: getattr(row, name) for name in STANDING_FIGURES},
             "table_points": f"{row.table_points:.2f}",
             "movement": row.movement,
-            "status": row.status,
+            "status": row.status_text,
+            "replaced_by": row.replaced_by.label if row.replaced_by else "",
             "incomplete": row.incomplete_text,
             "adjusted": row.adjusted_text,
             "prize": prizes.get(row.rank, ""),
@@ -155,7 +161,9 @@ def series_csv(series: Series) -> str:
 
 
 def hand_rows(event: Event) -> list[dict[str, Any]]:
-    """A row per seat of every scored hand, and one per redeal, in play order: 3 queries."""
+    """A row per seat of every scored hand, and one per redeal, in play order (players
+    named as the pages show them): 4 queries."""
+    names = namesakes_of(event)
     hands = list(
         Hand.objects.filter(table__round__event=event)
         .select_related("table__round", "went_out")
@@ -197,7 +205,7 @@ def hand_rows(event: Event) -> list[dict[str, Any]]:
                     **common,
                     "seat": score.seat.position,
                     "player_id": score.seat.entry.player_id,
-                    "player": score.seat.entry.player.name,
+                    "player": names.get(score.seat.entry.player_id, score.seat.entry.player.name),
                     "card_points": score.card_points,
                     "cards": score.cards,
                     "penalty_points": score.penalty_points,

@@ -64,8 +64,10 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
         if winners:
             story.append(Spacer(1, 4 * mm))
             story.append(Paragraph("Prizes", HEADING))
+            shown = {row.player.id: row.name for row in standings.rows}
             for winner in winners:
-                line = f"{winner.rank}. {winner.name}: {winner.text}"
+                name = shown.get(winner.player_id, winner.name)
+                line = f"{winner.rank}. {name}: {winner.text}"
                 story.append(Paragraph(markup(line), BODY))
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
     return buffer.getvalue()
@@ -86,8 +88,10 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
     widths = [w if w else width - fixed for _, w, _ in columns]
     data = [[Paragraph(name, HEAD_RIGHT if number else HEAD) for name, _, number in columns]]
     for row in rows:
-        name = markup(row.player.name)
-        if row.status == "withdrawn":
+        name = markup(row.name)
+        if row.replaced_by is not None:
+            name += " <i>(" + markup(row.replaced_text) + ")</i>"
+        elif row.status == "withdrawn":
             name += " <i>(withdrawn)</i>"
         if row.incomplete:
             name += (
@@ -97,18 +101,20 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
             name += "<br/><font size=7><i>" + markup(row.adjusted_text) + "</i></font>"
         if row.tie_note:
             name += "<br/><font size=7><i>" + markup(row.tie_note) + "</i></font>"
+        # A no-show replaced before playing has no place, points or sets of their own.
+        absent = row.did_not_play
         line = [
-            str(row.rank),
+            "-" if absent else str(row.rank),
             Paragraph(name, CELL),
             Paragraph(markup(row.club), CELL),
             row.country,
-            str(row.points),
+            "-" if absent else str(row.points),
         ]
         if table_points:
-            line.append(f"{row.table_points:g}")
-        line += [str(row.sets_played), str(row.hands_won)]
+            line.append("-" if absent else f"{row.table_points:g}")
+        line += ["-", "-"] if absent else [str(row.sets_played), str(row.hands_won)]
         if knockout:
-            line.append(row.status)
+            line.append(row.status_text)
         data.append(line)
     commands = grid_commands()
     commands += [

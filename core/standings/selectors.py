@@ -4,9 +4,11 @@ What a rebuild reads is in `core.standings.rebuild`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.caching import versioned, versioned_key
+from core.entries.names import shown_names
+from core.entries.selectors import replacements
 from core.errors import Missing
 from core.standings.ties import with_tie_notes
 from game import adjusted, ranking
@@ -31,6 +33,13 @@ def standings_round(event: Event, number: int | None = None) -> Round | None:
 class PlayerRef:
     id: int
     name: str
+    # The name as the event's lists show it: with the club (and a number) where another
+    # player of the event has the same name (`core.entries.names`).
+    shown: str = ""
+
+    @property
+    def label(self) -> str:
+        return self.shown or self.name
 
 
 # How an incomplete set is explained wherever it matters (pages, CSV, PDF, API).
@@ -106,6 +115,29 @@ class StandingRow:
     adjusted: tuple[AdjustedHand, ...] = ()  # its adjusted hands, round by round
     # Which tiebreak put it above or below a neighbour with the same score, in words.
     tie_note: str = ""
+    # A no-show a substitute replaced (withdrawn, `core.entries.event_day`): who.
+    replaced_by: PlayerRef | None = None
+
+    @property
+    def did_not_play(self) -> bool:
+        """Replaced before playing a set: no place, points or sets of their own."""
+        return self.replaced_by is not None and not self.sets_played
+
+    @property
+    def replaced_text(self) -> str:
+        """'did not play: replaced by Jane Doe', 'replaced by Jane Doe' or ''."""
+        if self.replaced_by is None:
+            return ""
+        said = f"replaced by {self.replaced_by.label}"
+        return f"did not play: {said}" if self.did_not_play else said
+
+    @property
+    def status_text(self) -> str:
+        """The status in words: 'did not play' or 'replaced' for a no-show a substitute
+        replaced, else the status."""
+        if self.replaced_by is None:
+            return self.status
+        return "did not play" if self.did_not_play else "replaced"
 
     @property
     def incomplete_text(self) -> str:
@@ -119,7 +151,8 @@ class StandingRow:
 
     @property
     def name(self) -> str:
-        return self.player.name
+        """The name as the event's lists show it (namesakes told apart)."""
+        return self.player.label
 
     @property
     def move(self) -> str:
@@ -243,12 +276,15 @@ def standing_row(values: tuple) -> StandingRow:
 
 def build_standings(event: Event, number: int | None) -> Standings:
     """2 queries: the round, then its rows as plain values (3 for a round asked for by
-    number in a finished event: whether it is the last)."""
+    number in a finished event: whether it is the last; 1 more where a player has
+    withdrawn: whether a substitute replaced them)."""
     round_ = standings_round(event, number)
     rows = (
-        Standing.objects.filter(round=round_)
-        .order_by("rank")
-        .values_list(*ROW_FIELDS, "tiebreaks")  # the tiebreaks: for the tie notes
+        list(
+            Standing.objects.filter(round=round_)
+            .order_by("rank")
+            .values_list(*ROW_FIELDS, "tiebreaks")  # the tiebreaks: for the tie notes
+        )
         if round_
         else []
     )
@@ -263,7 +299,33 @@ def build_standings(event: Event, number: int | None) -> Standings:
         final=final,
         rows=with_tie_notes(
             event,
-            [standing_row(values[:-1]) for values in rows],
+            labelled(event, [standing_row(values[:-1]) for values in rows]),
             {values[0]: values[-1] for values in rows},
         ),
     )
+
+
+def labelled(event: Event, rows: list[StandingRow]) -> list[StandingRow]:
+    """The rows with each player's name as the event's lists show it (every entry has
+    a row, so the namesakes are among them) and, for a no-show a substitute replaced,
+    who replaced them: no query, 1 where a row is withdrawn. Rows with neither are
+    kept as they are."""
+    shown = shown_names((row.player.id, row.player.name, row.club) for row in rows)
+    refs = {
+        row.player.id: replace(row.player, shown=shown[row.player.id])
+        if shown[row.player.id] != row.player.name
+        else row.player
+        for row in rows
+    }
+    subs: dict[int, int] = {}
+    if any(row.status == Standing.Status.WITHDRAWN for row in rows):
+        subs = replacements(event)
+    out = []
+    for row in rows:
+        by = refs.get(subs.get(row.player.id, 0))
+        if row.status != Standing.Status.WITHDRAWN:
+            by = None
+        if by is not None or refs[row.player.id] is not row.player:
+            row = replace(row, player=refs[row.player.id], replaced_by=by)
+        out.append(row)
+    return out

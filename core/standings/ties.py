@@ -33,7 +33,7 @@ def with_tie_notes(
     label = score_of(event, rows[0])[1]
     ties = [
         TieRow(
-            name=row.player.name,
+            name=row.name,  # as the board shows it: namesakes told apart
             score=score_of(event, row)[0],
             keys=tuple(tuple(pair) for pair in keys.get(row.rank) or ()),
         )

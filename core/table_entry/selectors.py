@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db.models import Count, F
 
+from core.entries.selectors import namesakes_of
 from core.events.selectors import round_with_seating
 from core.hands.selectors import HandView, PenaltyView, ResultView
 from core.table_entry.codes import shown
@@ -460,9 +461,11 @@ class TableCodes:
 
 
 def round_codes(event: Event, number: int) -> list[TableCodes]:
-    """Every table of round `number` with each seat's player and code: 4 queries."""
+    """Every table of round `number` with each seat's player (namesakes told apart, as
+    every list of the event shows them) and code: 5 queries."""
     round_ = round_with_seating(event, number)
     codes = dict(PlayerCode.objects.filter(round=round_).values_list("entry_id", "code"))
+    names = namesakes_of(event)
     return [
         TableCodes(
             number=table.number,
@@ -470,7 +473,7 @@ def round_codes(event: Event, number: int) -> list[TableCodes]:
                 SeatCode(
                     seat=seat.position,
                     player=seat.entry.player_id,
-                    name=seat.entry.player.name,
+                    name=names.get(seat.entry.player_id, seat.entry.player.name),
                     code=codes.get(seat.entry_id, ""),
                 )
                 for seat in table.seats.all()

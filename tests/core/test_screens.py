@@ -236,7 +236,8 @@ def test_from_publishing_until_the_first_hand_the_board_is_the_seating(
     seats = round_of(event).seats.order_by("table__number", "position")
     for seat, name in zip(seats, names, strict=True):
         Player.objects.filter(pk=seat.entry.player_id).update(name=name)
-    with django_assert_max_num_queries(4):
+    # The standings, the round's progress, its seats and the event's namesakes.
+    with django_assert_max_num_queries(5):
         board = selectors.board(public(event))
     assert board.phase == SEATING
     assert [r.name for r in board.seating] == [
