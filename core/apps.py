@@ -8,4 +8,4 @@ class CoreConfig(AppConfig):
     verbose_name = "Kalooki core"
 
     def ready(self) -> None:
-        from core import collation, signals  # noqa: F401 (connects their receivers)
+        from core import signals  # noqa: F401 (connects the deletion receivers)

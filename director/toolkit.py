@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from core import importing, printing, selectors
+from core.common import csv_bytes, plain_csv_asked
 from core.entries.selectors import label_entries, namesakes_of
 from core.errors import ServiceError
 from core.site.selectors import site_url
@@ -99,7 +100,7 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         )
     data = upload.read()
     try:
-        text = importing.decode(data)
+        text, guessed = importing.decode_with_notice(data)
     except ServiceError as error:
         errors = [m for msgs in error.errors.values() for m in msgs]
         return render(
@@ -108,7 +109,7 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
     set_pending(
         request,
         event,
-        {"token": secrets.token_urlsafe(16), "name": upload.name, "text": text},
+        {"token": secrets.token_urlsafe(16), "name": upload.name, "text": text, "guessed": guessed},
     )
     return redirect("toolkit-import-preview", slug=event.slug)
 
@@ -162,6 +163,8 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, f"Players imported: {result.summary()}.")
         return redirect("toolkit-index", slug=event.slug)
     preview = importing.preview_import(event=event, data=data, viewer=request.user)
+    if waiting.get("guessed"):  # the file's encoding, guessed at upload
+        preview.notices.insert(0, waiting["guessed"])
     return render(
         request,
         "toolkit/import_preview.html",
@@ -236,12 +239,16 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     if number is not None and not (number.isascii() and number.isdigit() and len(number) <= 4):
         raise Http404("No such round.")
     text = exports.standings_csv(event, int(number) if number else None)
-    name = exports.filename(event, "standings", "csv")
-    return download(text, "text/csv; charset=utf-8", name, inline=False)
+    return csv_download(request, text, exports.filename(event, "standings", "csv"))
 
 
 @login_required
 def hands_csv(request: HttpRequest, slug: str) -> HttpResponse:
     event = director_event(request, slug)
-    name = exports.filename(event, "hands", "csv")
-    return download(exports.hands_csv(event), "text/csv; charset=utf-8", name, inline=False)
+    return csv_download(request, exports.hands_csv(event), exports.filename(event, "hands", "csv"))
+
+
+def csv_download(request: HttpRequest, text: str, name: str) -> HttpResponse:
+    """A CSV file: with a byte-order mark for Excel, unless `?bom=0` asks for plain."""
+    content = csv_bytes(text, plain=plain_csv_asked(request.GET))
+    return download(content, "text/csv; charset=utf-8", name, inline=False)

@@ -10,8 +10,8 @@ player the draw placed there, shared or not. Plain Python, no Django.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 

@@ -38,6 +38,7 @@ from core import caching, selectors
 from core.entries.selectors import namesakes_of
 from core.series.selectors import player_series, series_of_event
 from core.standings.prizes import event_prize_winners
+from game.collation import matches
 from public import live, ratings
 from tournaments.models import Event
 
@@ -109,9 +110,8 @@ def board_rows(board: selectors.Board) -> tuple:
 
 def board_context(event: Event, board: selectors.Board, page: int, search: str) -> dict[str, Any]:
     rows = board_rows(board)
-    if search:
-        folded = search.casefold()
-        rows = tuple(row for row in rows if folded in row.name.casefold())
+    if search:  # case and accents set aside: "nunez" finds Ñúñez
+        rows = tuple(row for row in rows if matches(search, row.name))
     pages = max(1, ceil(len(rows) / PER_PAGE))
     page = min(max(page, 1), pages)
     return {

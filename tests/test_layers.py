@@ -98,7 +98,7 @@ def graph() -> dict[str, tuple[set[str], list[tuple[int, str]]]]:
 
 # Django's documented way to connect signal receivers: imported by the app's
 # `AppConfig.ready()`, once the models are loaded (at module level it cannot be).
-READY_IMPORTS = {"core.apps": {"core.signals", "core.collation"}}
+READY_IMPORTS = {"core.apps": {"core.signals"}}
 
 
 def test_no_first_party_import_hides_inside_a_function():

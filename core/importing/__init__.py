@@ -29,7 +29,7 @@ from core.importing.reading import (
     NEW,
     Candidate,
     Row,
-    decode,
+    decode_with_notice,
     normalise_name,
     parse_row,
     read_rows,
@@ -239,11 +239,12 @@ def build_preview(
 ) -> Preview:
     preview = Preview(event=event)
     try:
-        columns, raw_rows, notices = read_rows(decode(data))
+        text, guessed = decode_with_notice(data)
+        columns, raw_rows, notices = read_rows(text)
     except InvalidInput as error:
         preview.errors = [m for msgs in error.errors.values() for m in msgs]
         return preview
-    preview.notices = notices
+    preview.notices = [guessed, *notices] if guessed else notices
     if event.status == Event.Status.FINISHED:
         preview.errors.append("The event is finished; no more players can enter.")
     width = max(columns.values()) + 1

@@ -127,19 +127,37 @@ class Row:
 # --- reading the file -------------------------------------------------------------
 
 
+WINDOWS_1252_NOTICE = (
+    "The file is not UTF-8: it was read as Windows-1252, the encoding Excel on Windows "
+    'saves a plain "CSV" in. Check the accented names below; if any looks wrong, save the '
+    'file as "CSV UTF-8" and upload it again.'
+)
+
+
 def decode(data: bytes) -> str:
+    return decode_with_notice(data)[0]
+
+
+def decode_with_notice(data: bytes) -> tuple[str, str]:
+    """The file's text, and a notice when its encoding had to be guessed ("" when not):
+    UTF-8 (with or without the byte-order mark Excel writes before "CSV UTF-8"), else
+    Windows-1252 (Excel's plain "CSV" on Windows)."""
     if len(data) > MAX_BYTES:
         raise InvalidInput(
             f"The file is {len(data):,} bytes; the most one import takes is {MAX_BYTES:,}.",
             field=FILE,
         )
     try:
-        # utf-8-sig drops the byte-order mark Excel writes at the start of "CSV UTF-8".
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig"), ""
     except UnicodeDecodeError as error:
+        try:
+            return data.decode("cp1252"), WINDOWS_1252_NOTICE
+        except UnicodeDecodeError:
+            pass
         raise InvalidInput(
             f"The file is not UTF-8 text (byte 0x{data[error.start]:02x} at position "
-            f'{error.start} cannot be read). Save it as "CSV UTF-8" and upload it again.',
+            f'{error.start} cannot be read), nor Windows-1252. Save it as "CSV UTF-8" and '
+            "upload it again.",
             field=FILE,
         ) from error
 

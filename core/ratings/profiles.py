@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db.models import Count, Sum
 
+from core.collation import by_name
 from core.events.access import User, visible_events
 from core.ratings.selectors import HistoryPoint
 from game import ranking
@@ -94,7 +95,7 @@ def opponents(user: User, player_id: int) -> list[Player]:
         Player.objects.filter(entries__seats__table_id__in=tables)
         .exclude(pk=player_id)
         .distinct()
-        .order_by("name", "pk")
+        .order_by(by_name("name"), "pk")
     )
 
 

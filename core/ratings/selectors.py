@@ -10,6 +10,7 @@ from datetime import datetime
 
 from django.db.models import Count, Sum
 
+from core.collation import by_name
 from core.entries.names import shown_names
 from game import ranking
 from game import ratings as maths
@@ -112,7 +113,7 @@ def ratings_table(*, min_sets: int = maths.MIN_SETS) -> list[RatingRow]:
     shared only by equal ratings, namesakes told apart by club. 1 query."""
     rows = list(
         PlayerRating.objects.filter(sets__gte=min_sets)
-        .order_by("-rating", "player__name", "player_id")
+        .order_by("-rating", by_name("player__name"), "player_id")
         .values_list(
             "player_id", "player__name", "rating", "mu", "sigma", "sets", "movement", "player__club"
         )

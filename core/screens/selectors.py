@@ -16,6 +16,7 @@ from core.entries.names import shown_names
 from core.entries.selectors import namesakes_of, replacements
 from core.errors import Missing
 from game.clock import Clock, Reading, format_duration
+from game.collation import sort_key
 from tournaments.models import Announcement, Entry, Event, Round, RoundClock, Seat, Table
 
 # --- The round clock ------------------------------------------------------------------
@@ -220,7 +221,7 @@ def seating_board(event: Event, number: int) -> tuple[SeatingRow, ...]:
     found = [
         SeatingRow(p, names.get(p, name), t, s, left is not None) for p, name, t, s, left in rows
     ]
-    return tuple(sorted(found, key=lambda r: (r.name.casefold(), r.name, r.player)))
+    return tuple(sorted(found, key=lambda r: (sort_key(r.name), r.player)))
 
 
 @dataclass(frozen=True)
@@ -266,4 +267,4 @@ def field_of(event: Event) -> tuple[FieldRow, ...]:
         )
         for p, name, club, country, status, seed, carried in rows
     ]
-    return tuple(sorted(found, key=lambda r: (r.withdrawn, r.name.casefold(), r.name, r.player)))
+    return tuple(sorted(found, key=lambda r: (r.withdrawn, sort_key(r.name), r.player)))

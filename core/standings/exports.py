@@ -16,7 +16,7 @@ from typing import Any
 
 from core.entries.selectors import namesakes_of
 from core.rounds.selectors import TableProgress
-from core.series.selectors import prize_text, series_standings
+from core.series.selectors import series_standings
 from core.standings.prizes import event_prize_winners
 from core.standings.selectors import standings_after
 from scoring.models import STANDING_FIGURES, Hand, HandScore, Penalty
@@ -148,9 +148,7 @@ def series_rows(series: Series) -> list[dict[str, Any]]:
                 for r in row.results
             ),
             "tie_note": row.tie_note,
-            "prize": prize_text(row.prize.amount, row.prize.item, row.prize.shared_with)
-            if row.prize
-            else "",
+            "prize": row.prize.text if row.prize else "",
         }
         for row in series_standings(series)
     ]

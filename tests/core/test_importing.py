@@ -77,11 +77,23 @@ def test_a_byte_order_mark_is_tolerated():
     assert preview.rows[0].name == "Andre Brown"
 
 
-def test_a_file_that_is_not_utf8_is_refused_with_a_clear_error(event):
-    data = "name,club\nJosé Pérez,Club\n".encode("cp1252")
+def test_a_windows_1252_file_is_read_and_the_preview_says_it_guessed(event):
+    data = "name,club\nJosé Pérez,Café Club\n".encode("cp1252")
+    preview = importing.preview_import(event=event, data=data)
+    assert preview.ok
+    assert (preview.rows[0].name, preview.rows[0].club) == ("José Pérez", "Café Club")
+    assert "read as Windows-1252" in preview.notices[0]
+    assert "CSV UTF-8" in preview.notices[0]
+    bom = "\ufeffname,club\nZoë Young,Club\n".encode()  # Excel's "CSV UTF-8"
+    preview = importing.preview_import(event=event, data=bom)
+    assert preview.rows[0].name == "Zoë Young" and preview.notices == []
+
+
+def test_a_file_in_no_encoding_it_can_read_is_refused_with_a_clear_error(event):
+    data = b"name,club\nJos\x81 P\x8drez,Club\n"  # bytes neither UTF-8 nor Windows-1252 has
     preview = importing.preview_import(event=event, data=data)
     assert not preview.ok
-    assert "not UTF-8" in preview.errors[0]
+    assert "not UTF-8" in preview.errors[0] and "nor Windows-1252" in preview.errors[0]
     assert "CSV UTF-8" in preview.errors[0]
     with pytest.raises(InvalidInput) as refused:
         importing.apply_import(event=event, data=data)

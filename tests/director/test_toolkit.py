@@ -88,11 +88,15 @@ def test_pdfs_and_csv_files_download_with_their_types(played, alice):
     standings = client.get(base() + "exports/standings.csv")
     assert standings["Content-Type"] == "text/csv; charset=utf-8"
     assert "attachment" in standings["Content-Disposition"]
-    assert standings.content.decode().startswith("round,rank,player_id,player")
+    # UTF-8 with a byte-order mark, so Excel on Windows reads the accents; ?bom=0: plain.
+    assert standings.content.decode().startswith("\ufeffround,rank,player_id,player")
+    plain = client.get(base() + "exports/standings.csv?bom=0").content.decode()
+    assert plain.startswith("round,rank,player_id,player")
     assert client.get(base() + "exports/standings.csv?round=1").status_code == 200
     assert client.get(base() + "exports/standings.csv?round=7").status_code == 404
     assert client.get(base() + "exports/standings.csv", {"round": "²"}).status_code == 404
-    assert client.get(base() + "exports/hands.csv").content.decode().startswith("round,table")
+    hands = client.get(base() + "exports/hands.csv").content.decode()
+    assert hands.startswith("\ufeffround,table")
 
 
 # --- importing players from the page ---------------------------------------------------
@@ -185,11 +189,19 @@ def test_a_stale_token_confirms_nothing(open_event, alice):
 
 def test_an_unreadable_upload_is_refused_on_the_upload_page(open_event, alice):
     client = client_for(alice)
-    file = SimpleUploadedFile("players.csv", "name\nJosé\n".encode("cp1252"))
+    file = SimpleUploadedFile("players.csv", b"name\nJos\x81\n")
     response = client.post(base() + "import/", {"players": file})
     assert response.status_code == 400
     assert "not UTF-8" in response.content.decode()
     assert client.post(base() + "import/", {}).status_code == 400
+
+
+def test_a_windows_1252_upload_is_previewed_with_a_notice(open_event, alice):
+    client = client_for(alice)
+    file = SimpleUploadedFile("players.csv", "name,club\nJosé Pérez,Café\n".encode("cp1252"))
+    assert client.post(base() + "import/", {"players": file}).status_code == 302
+    html = client.get(base() + "import/preview/").content.decode()
+    assert "José Pérez" in html and "read as Windows-1252" in html
 
 
 def test_one_directors_pending_import_is_not_anothers(open_event, alice):
