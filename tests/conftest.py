@@ -49,12 +49,13 @@ def slow_first(item) -> int:
 # the others run the rest of the suite from the start and keep both cores busy. The
 # groups are balanced on each module's seconds (one run, alone, in one process; a
 # module not listed counts 5 s a test).
-BROWSER_LANES = 2
+BROWSER_LANES = 3
 BROWSER_SECONDS = {
     "test_season_from_pages": 35,
     "test_whole_event": 31,
     "test_venue_screens": 30,
-    "test_accessibility": 20,
+    "test_accessibility": 35,
+    "test_dispute_on_phone": 15,
     "test_public_live": 13,
     "test_director_sheet": 12,
     "test_table_entry": 11,
