@@ -26,12 +26,6 @@ def sort_key(text: str) -> tuple[int, ...]:
     return collator().sort_key(text)
 
 
-def compare(a: str, b: str) -> int:
-    """-1, 0 or 1: `a` before, level with or after `b` (a database's collation)."""
-    ka, kb = sort_key(a), sort_key(b)
-    return (ka > kb) - (ka < kb)
-
-
 # Letters Unicode does not decompose into a base letter and a mark, as people type
 # them without the accent.
 UNMARKED = str.maketrans(

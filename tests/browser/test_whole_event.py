@@ -50,6 +50,20 @@ def type_table(page, base: str, round_: int, table: int, hands) -> None:
         page.wait_for_selector(f"#hand-{n}[data-state=saved]")
 
 
+def import_players(page, cast: list[tuple[str, str]]) -> None:
+    """From the dashboard: *Import players (CSV)*, a file of names and clubs, its
+    preview, and the import confirmed."""
+    page.get_by_role("link", name="Import players (CSV)").click()
+    csv = "name,club\n" + "".join(f"{name},{club}\n" for name, club in cast)
+    page.set_input_files(
+        "input[type=file]",
+        files=[{"name": "players.csv", "mimeType": "text/csv", "buffer": csv.encode()}],
+    )
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name=f"Import {len(cast)} rows").click()
+    page.wait_for_selector("text=Players imported")
+
+
 def start_and_publish(page, number: int) -> None:
     page.get_by_role("button", name=f"Start round {number}").click()
     flash(page, "The next round is started")
@@ -83,15 +97,7 @@ def test_a_whole_event_from_the_directors_pages(live_server, new_page, tmp_path)
     page.wait_for_url(base + "/")
 
     # Players from a CSV file, then a late arrival.
-    page.get_by_role("link", name="Import players (CSV)").click()
-    csv = "name,club\n" + "".join(f"{name},{club}\n" for name, club in PLAYERS)
-    page.set_input_files(
-        "input[type=file]",
-        files=[{"name": "players.csv", "mimeType": "text/csv", "buffer": csv.encode()}],
-    )
-    page.get_by_role("button", name="Preview").click()
-    page.get_by_role("button", name="Import 7 rows").click()
-    page.wait_for_selector("text=Players imported")
+    import_players(page, PLAYERS)
     page.get_by_role("link", name="Port Royal Open: dashboard").click()
     late = page.get_by_role("form", name="Add a late player")
     late.get_by_role("textbox", name="Late player").fill("Lena Late")
