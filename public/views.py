@@ -30,6 +30,8 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.text import compress_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
@@ -242,7 +244,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         slug,
         f"event:{slug}:{page}",
-        lambda event: f"{event.name}: leaderboard",
+        lambda event: _("%(event)s: leaderboard") % {"event": event.name},
         content,
         cache=not search and page <= MAX_CACHED_PAGE,
     )
@@ -339,7 +341,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         request,
         slug,
         f"round:{slug}:{number}",
-        lambda event: f"{event.name}: round {number}",
+        lambda event: _("%(event)s: round %(round)s") % {"event": event.name, "round": number},
         content,
     )
 
@@ -391,7 +393,10 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
         request,
         slug,
         f"table:{slug}:{number}:{table}",
-        lambda event: f"{event.name}: round {number}, table {table}",
+        lambda event: (
+            _("%(event)s: round %(round)s, table %(table)s")
+            % {"event": event.name, "round": number, "table": table}
+        ),
         content,
     )
 
@@ -408,9 +413,9 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
 
 # Which events the list shows, and under which heading (a draft is still being set up).
 GROUPS = (
-    (Event.Status.RUNNING, "Playing now"),
-    (Event.Status.REGISTRATION, "Coming up"),
-    (Event.Status.FINISHED, "Finished"),
+    (Event.Status.RUNNING, gettext_lazy("Playing now")),
+    (Event.Status.REGISTRATION, gettext_lazy("Coming up")),
+    (Event.Status.FINISHED, gettext_lazy("Finished")),
 )
 
 
