@@ -152,6 +152,10 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+# The languages a reader may choose (README, "Languages"); English is the source, the
+# others are translated in locale/ (`manage.py translations`).
+LANGUAGES = [("en", "English"), ("ru", "Русский"), ("fa", "فارسی")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 # One date format everywhere (kalooki_site/formats/en/formats.py): 5 Dec 2026, 14:30.
 FORMAT_MODULE_PATH = ["kalooki_site.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "America/Jamaica")
