@@ -5,8 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from core.common import author_and_reason
-from game import rules
+from core.hands.sheet_form import PENALTY_LABELS
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Seat, Table
 
@@ -26,14 +29,23 @@ class HistoryEntry:
 def _score_text(row: Any) -> str:
     text = row.cards or str(row.card_points)
     if row.score != row.card_points:
-        text += f" (score {row.score})"
+        text = _("%(points)s (score %(score)s)") % {"points": text, "score": row.score}
     return text
 
 
+def _penalty_label(kind: str) -> str:
+    return str(PENALTY_LABELS.get(kind, kind))
+
+
 def _penalty_text(row: Any) -> str:
-    label = rules.PENALTY_LABELS.get(row.kind, row.kind)
-    calls = f", {row.extra_calls} extra call{'s' if row.extra_calls != 1 else ''}"
-    return f"{label} {row.points}" + (calls if row.extra_calls else "")
+    text = _("%(penalty)s %(points)s") % {"penalty": _penalty_label(row.kind), "points": row.points}
+    if row.extra_calls:
+        text = ngettext(
+            "%(penalty)s, %(count)s extra call",
+            "%(penalty)s, %(count)s extra calls",
+            row.extra_calls,
+        ) % {"penalty": text, "count": row.extra_calls}
+    return text
 
 
 # A hand the players recorded themselves (`core.table_entry.services`) has no user; its
@@ -44,13 +56,14 @@ PLAYERS_RECORD = "entered by "
 def _who(record: Any) -> str:
     if record.history_user is not None:
         return record.history_user.get_username()
-    author, _ = author_and_reason(record.history_change_reason)
+    author, _reason = author_and_reason(record.history_change_reason)
     if author is not None:
-        return f"{author} (imported)"
+        return _("%(author)s (imported)") % {"author": author}
     reason = record.history_change_reason or ""
     if reason.startswith(PLAYERS_RECORD):
-        return f"the players ({reason})"
-    return reason or "unknown"
+        # The reason itself is stored as written (English): who entered and confirmed.
+        return _("the players (%(reason)s)") % {"reason": reason}
+    return reason or _("unknown")
 
 
 def _why(record: Any) -> str:
@@ -94,7 +107,7 @@ def hand_history(table: Table, number: int) -> list[HistoryEntry]:
         groups[nearest.history_id].append(child)
 
     def seat_name(seat_id: int | None) -> str:
-        return f"seat {positions[seat_id]}" if seat_id in positions else "—"
+        return _("seat %(seat)s") % {"seat": positions[seat_id]} if seat_id in positions else "—"
 
     states: dict[int, dict[str, str]] = {}  # by hand id (one per deal): what it said
     entries = []
@@ -104,16 +117,19 @@ def hand_history(table: Table, number: int) -> list[HistoryEntry]:
         if record.history_type == "-":
             after = {}
         else:
-            after["Outcome"] = record.get_outcome_display()
-            after["Went out"] = seat_name(record.went_out_id)
-            after["Down and out"] = "yes" if record.down_and_out else "no"
+            after[_("Outcome")] = str(record.get_outcome_display())
+            after[_("Went out")] = seat_name(record.went_out_id)
+            after[_("Down and out")] = _("yes") if record.down_and_out else _("no")
         for child in groups[record.history_id]:
             if isinstance(child, HandScore.history.model):
-                key = f"Seat {positions.get(child.seat_id, '?')}"
+                key = _("Seat %(seat)s") % {"seat": positions.get(child.seat_id, "?")}
                 value = _score_text(child)
             else:
-                label = rules.PENALTY_LABELS.get(child.kind, child.kind).lower()
-                key = f"Seat {positions.get(child.seat_id, '?')} {label}"
+                label = _penalty_label(child.kind).lower()
+                key = _("Seat %(seat)s %(penalty)s") % {
+                    "seat": positions.get(child.seat_id, "?"),
+                    "penalty": label,
+                }
                 value = _penalty_text(child)
             if child.history_type == "-":
                 after.pop(key, None)

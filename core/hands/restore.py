@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from core.errors import InvalidInput, StateConflict
 from core.hands.services import Recorded, correction_reason, record_hand
@@ -34,12 +35,15 @@ def version_entry(table: Table, number: int, version: int) -> rules.HandEntry:
     at = [r for r in records if r.version == version and r.history_type != "-"]
     if not at:
         raise InvalidInput(
-            f"Hand {number} at table {table.number} has no version {version}.", field="version"
+            _("Hand %(hand)s at table %(table)s has no version %(version)s.")
+            % {"hand": number, "table": table.number, "version": version},
+            field="version",
         )
     record = at[-1]
     if record.outcome == Hand.Outcome.REDEAL:
         raise InvalidInput(
-            f"Version {version} is a redeal, a deal of its own; it is not a result to restore.",
+            _("Version %(version)s is a redeal, a deal of its own; it is not a result to restore.")
+            % {"version": version},
             field="version",
         )
     later = [
@@ -97,6 +101,7 @@ def restore_hand_version(
     the table, say)."""
     reason = correction_reason(reason)
     entry = version_entry(table, number, version)
+    # Kept in the history as written (stored text is not translated).
     text = f"restored version {version}" + (f": {reason}" if reason else "")
     recorded = record_hand(
         table=table,
@@ -108,7 +113,8 @@ def restore_hand_version(
     )
     if not recorded.changed:
         raise StateConflict(
-            f"Hand {number} already says what version {version} said; nothing to restore.",
+            _("Hand %(hand)s already says what version %(version)s said; nothing to restore.")
+            % {"hand": number, "version": version},
             field="version",
         )
     return recorded

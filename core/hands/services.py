@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from core.caching import touch_table
@@ -92,7 +93,7 @@ def lock_table_with_seats(table: Table | TableAt) -> tuple[Table, list[Seat]]:
     if not seats:
         found = Table.objects.filter(**where).first()
         if found is None:
-            raise Missing("No such table.")
+            raise Missing(_("No such table."))
         return lock_table_for_write(found), seats
     locked = seats[0].table
     for seat in seats:
@@ -109,8 +110,11 @@ def check_version(attempts: list[Hand], expected_version: int | None) -> int:
     version = current_version(attempts)
     if expected_version is not None and expected_version != version:
         raise StaleVersion(
-            f"This hand was changed by someone else (it is now at version {version}, "
-            f"you edited version {expected_version}). Reload it and enter your change again.",
+            _(
+                "This hand was changed by someone else (it is now at version %(version)s, "
+                "you edited version %(expected)s). Reload it and enter your change again."
+            )
+            % {"version": version, "expected": expected_version},
             field="version",
         )
     return version
@@ -193,12 +197,12 @@ def correction_reason(value: object) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise InvalidInput("The reason for the change is text.", field="reason")
+        raise InvalidInput(_("The reason for the change is text."), field="reason")
     reason = " ".join(value.split())
     if len(reason) > CORRECTION_REASON_MAX:
         raise InvalidInput(
-            f"Keep the reason for the change to {CORRECTION_REASON_MAX} characters "
-            f"(this one has {len(reason)}).",
+            _("Keep the reason for the change to %(most)s characters (this one has %(length)s).")
+            % {"most": CORRECTION_REASON_MAX, "length": len(reason)},
             field="reason",
         )
     return reason or None
@@ -267,7 +271,7 @@ def record_hand(
         # Made custom between this request's read and the lock, before any hand: the
         # freeze comes before the table's lock, so nothing is written; saving again does it.
         raise StateConflict(
-            "The event's house rules were chosen meanwhile; save the hand again.",
+            _("The event's house rules were chosen meanwhile; save the hand again."),
             field="ruleset",
         )
     scored, seats = score_entry(table, number, entry, at_table)
@@ -350,17 +354,25 @@ def too_few_left(table: Table, number: int, seats: list[Seat]) -> str:
     """Why a table that lost players cannot play hand `number`."""
     left = [seat for seat in seats if not seat.plays_hand(number)]
     who = ", ".join(
-        f"{seat.entry.player.name} (seat {seat.position}) left after hand {seat.left_after_hand}"
+        _("%(name)s (seat %(seat)s) left after hand %(hand)s")
+        % {"name": seat.entry.player.name, "seat": seat.position, "hand": seat.left_after_hand}
         for seat in left
     )
     playing = len(seats) - len(left)
-    return (
-        f"Table {table.number} cannot play hand {number}: only {playing} players are left "
-        f"({who}), and a table needs at least {rules.TABLE_MIN}. It closed after hand "
-        f"{table.closed_after_hand if table.closed_after_hand is not None else number - 1}; "
-        "once the round is closed, the hands it could not play are scored from the field for "
-        "the players still at it."
-    )
+    closed = table.closed_after_hand if table.closed_after_hand is not None else number - 1
+    return _(
+        "Table %(table)s cannot play hand %(hand)s: only %(playing)s players are left "
+        "(%(who)s), and a table needs at least %(least)s. It closed after hand "
+        "%(closed)s; once the round is closed, the hands it could not play are scored from "
+        "the field for the players still at it."
+    ) % {
+        "table": table.number,
+        "hand": number,
+        "playing": playing,
+        "who": who,
+        "least": rules.TABLE_MIN,
+        "closed": closed,
+    }
 
 
 def score_rows(

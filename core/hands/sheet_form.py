@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import BadRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from core.errors import InvalidInput
 from game import rules
@@ -27,7 +29,13 @@ MAX_PENALTY_SLOTS = 12
 PENALTY_KEY = re.compile(r"^p(\d{1,6})_(seat|kind|calls|points)$")
 TRUE_VALUES = frozenset({"on", "1", "true", "yes"})
 
-PENALTY_LABELS = rules.PENALTY_LABELS
+# The penalties' names as the pages show them (the engine's own words, PENALTY_LABELS
+# in `game.rules`, in the reader's language).
+PENALTY_LABELS = {
+    rules.OVERCALL: gettext_lazy("Over-call"),
+    rules.FALSE_LAYDOWN: gettext_lazy("False laydown"),
+    rules.CHALLENGE: gettext_lazy("Challenge"),
+}
 
 
 def seat_field(position: int) -> str:
@@ -145,9 +153,12 @@ class HandRowForm:
         redeal with scores, say) rather than this form quietly dropping it."""
         if self.lines_beyond:
             raise InvalidInput(
-                f"A hand takes at most {MAX_PENALTY_SLOTS} penalty lines; this row also "
-                f"sends line {', '.join(map(str, self.lines_beyond))}. Nothing was saved: "
-                "remove the extra lines (a seat's penalties of one kind go on one line).",
+                _(
+                    "A hand takes at most %(most)s penalty lines; this row also sends line "
+                    "%(lines)s. Nothing was saved: remove the extra lines (a seat's penalties "
+                    "of one kind go on one line)."
+                )
+                % {"most": MAX_PENALTY_SLOTS, "lines": ", ".join(map(str, self.lines_beyond))},
                 field="penalties",
             )
         scores = tuple(
@@ -219,15 +230,25 @@ def _other_went_out(problem: rules.Problem, went_out: int | None) -> bool:
 def _zero_points(problem: rules.Problem, went_out: int | None) -> str:
     seat = problem.seats[0]
     if _other_went_out(problem, went_out):
-        return f"Seat {seat} shows 0 points, but seat {went_out} went out."
-    return f"Seat {seat} shows 0 points, but only the player who went out scores 0."
+        return _("Seat %(seat)s shows 0 points, but seat %(out)s went out.") % {
+            "seat": seat,
+            "out": went_out,
+        }
+    return _("Seat %(seat)s shows 0 points, but only the player who went out scores 0.") % {
+        "seat": seat
+    }
 
 
 def _no_cards(problem: rules.Problem, went_out: int | None) -> str:
     seat = problem.seats[0]
     if _other_went_out(problem, went_out):
-        return f"Seat {seat} shows no cards left, but seat {went_out} went out."
-    return f"Seat {seat} shows no cards left, but only the player who went out holds none."
+        return _("Seat %(seat)s shows no cards left, but seat %(out)s went out.") % {
+            "seat": seat,
+            "out": went_out,
+        }
+    return _("Seat %(seat)s shows no cards left, but only the player who went out holds none.") % {
+        "seat": seat
+    }
 
 
 Wording = Callable[[rules.Problem, "int | None"], str]
@@ -239,12 +260,13 @@ def _as_engine_says(problem: rules.Problem, went_out: int | None) -> str:
 
 
 def _say(template: str) -> Wording:
-    """Words from the problem's parameters: {seat} is its first seat, {seats} them all."""
+    """Words from the problem's parameters (`template`, marked for translation, says them
+    as %(name)s): %(seat)s is its first seat, %(seats)s them all."""
 
     def wording(problem: rules.Problem, went_out: int | None) -> str:
         seats = ", ".join(str(s) for s in problem.seats)
         first = problem.seats[0] if problem.seats else ""
-        return template.format(seat=first, seats=seats, **problem.params)
+        return str(template) % {**problem.params, "seat": first, "seats": seats}
 
     return wording
 
@@ -256,11 +278,19 @@ WORDING: dict[str, Wording] = {
     "number_not_whole": _as_engine_says,
     "number_unknown": _as_engine_says,
     "redeal_not_bool": _as_engine_says,
-    "redeal_went_out": _say("A redeal has nobody going out: clear Went out, or untick Redeal."),
-    "redeal_down_and_out": _say("A redeal cannot be down and out."),
-    "redeal_scores": _say("A redeal has no scores: clear the seats' boxes, or untick Redeal."),
-    "redeal_penalties": _say("A redeal carries no penalties: clear the penalty, or untick Redeal."),
-    "went_out_missing": _say("Choose who went out (or tick Redeal if the stock ran out twice)."),
+    "redeal_went_out": _say(
+        gettext_lazy("A redeal has nobody going out: clear Went out, or untick Redeal.")
+    ),
+    "redeal_down_and_out": _say(gettext_lazy("A redeal cannot be down and out.")),
+    "redeal_scores": _say(
+        gettext_lazy("A redeal has no scores: clear the seats' boxes, or untick Redeal.")
+    ),
+    "redeal_penalties": _say(
+        gettext_lazy("A redeal carries no penalties: clear the penalty, or untick Redeal.")
+    ),
+    "went_out_missing": _say(
+        gettext_lazy("Choose who went out (or tick Redeal if the stock ran out twice).")
+    ),
     "went_out_not_seat": _as_engine_says,
     "went_out_not_at_table": _as_engine_says,
     "down_and_out_not_bool": _as_engine_says,
@@ -268,68 +298,94 @@ WORDING: dict[str, Wording] = {
     "not_a_list": _as_engine_says,
     "entry_not_object": _as_engine_says,
     "entry_seat_invalid": lambda problem, went_out: (
-        f"Penalty {problem.params['index']}: choose the seat it is charged to."
+        _("Penalty %(index)s: choose the seat it is charged to.")
+        % {"index": problem.params["index"]}
         if problem.field == "penalties" and problem.params["value"] == "null"
         else _as_engine_says(problem, went_out)
     ),
     "seat_not_at_table": _as_engine_says,
     "penalty_kind_unknown": lambda problem, went_out: (
-        f"Seat {problem.seats[0]}'s penalty: choose its kind."
+        _("Seat %(seat)s's penalty: choose its kind.") % {"seat": problem.seats[0]}
         if problem.params["value"] == "null"
         else _as_engine_says(problem, went_out)
     ),
-    "penalty_twice": _say("Seat {seat} has the same penalty twice."),
+    "penalty_twice": _say(gettext_lazy("Seat %(seat)s has the same penalty twice.")),
     "challenge_not_allowed": _as_engine_says,
     "challenge_went_out": _as_engine_says,
     "challenge_points": _as_engine_says,
-    "overcall_went_out": _say("Seat {seat} is charged an over-call, so it cannot have gone out."),
+    "overcall_went_out": _say(
+        gettext_lazy("Seat %(seat)s is charged an over-call, so it cannot have gone out.")
+    ),
     "penalty_points_range": _as_engine_says,
     "extra_calls_not_allowed": _say(
-        "Seat {seat}: extra calls go with an over-call or a challenge, not a false laydown."
+        gettext_lazy(
+            "Seat %(seat)s: extra calls go with an over-call or a challenge, not a false laydown."
+        )
     ),
     "extra_calls_invalid": _say(
-        "Seat {seat}: extra calls count the calls beyond three, so at least 1."
+        gettext_lazy("Seat %(seat)s: extra calls count the calls beyond three, so at least 1.")
     ),
     "extra_calls_too_many": _say(
-        "Seat {seat}: {extra} extra calls is more than the deck can feed a player (at most {most})."
+        gettext_lazy(
+            "Seat %(seat)s: %(extra)s extra calls is more than the deck can feed a player "
+            "(at most %(most)s)."
+        )
     ),
     "challenge_and_overcall": _say(
-        "Seat {seat} has both a challenge and an over-call: in Trinidad the challenge is "
-        "the remedy, so charge the challenge only (with its extra calls)."
+        gettext_lazy(
+            "Seat %(seat)s has both a challenge and an over-call: in Trinidad the challenge "
+            "is the remedy, so charge the challenge only (with its extra calls)."
+        )
     ),
     "overcall_not_charged": _say(
-        "Seat {seat}: this event charges nothing for an over-call, so it has no amount."
+        gettext_lazy(
+            "Seat %(seat)s: this event charges nothing for an over-call, so it has no amount."
+        )
     ),
     "penalty_points_fixed": _say(
-        "Seat {seat}: this event's penalty is {agreed} points, not {value}; it allows no "
-        "other amount."
+        gettext_lazy(
+            "Seat %(seat)s: this event's penalty is %(agreed)s points, not %(value)s; it "
+            "allows no other amount."
+        )
     ),
     "score_twice": _as_engine_says,
     "points_and_cards": _as_engine_says,
     "no_value": _as_engine_says,
-    "points_not_whole": _say("Seat {seat}: points are a whole number."),
-    "points_negative": _say("Seat {seat}: points cannot be negative."),
-    "went_out_points": _say("Seat {seat} went out, so it scores 0, not {points}."),
+    "points_not_whole": _say(gettext_lazy("Seat %(seat)s: points are a whole number.")),
+    "points_negative": _say(gettext_lazy("Seat %(seat)s: points cannot be negative.")),
+    "went_out_points": _say(
+        gettext_lazy("Seat %(seat)s went out, so it scores 0, not %(points)s.")
+    ),
     "cards_not_text": _as_engine_says,
     "card_notation": _as_engine_says,
-    "went_out_cards": _say("Seat {seat} went out, so it holds no cards (you typed {count})."),
+    "went_out_cards": _say(
+        gettext_lazy("Seat %(seat)s went out, so it holds no cards (you typed %(count)s).")
+    ),
     "too_many_cards": _as_engine_says,
     "points_over_bound": _say(
-        "Seat {seat} shows {points} points, but {most} cards are worth at most {bound} "
-        "({why}). Check the number."
+        gettext_lazy(
+            "Seat %(seat)s shows %(points)s points, but %(most)s cards are worth at most "
+            "%(bound)s (%(why)s). Check the number."
+        )
     ),
     "challenge_extra_calls": _say(
-        "Seat {seat} holds {holds}, more than {most} cards allow, so its challenge was "
-        "right: enter its extra calls ({least}) on the challenge's line."
+        gettext_lazy(
+            "Seat %(seat)s holds %(holds)s, more than %(most)s cards allow, so its challenge "
+            "was right: enter its extra calls (%(least)s) on the challenge's line."
+        )
     ),
     "table_over_bound": _say(
-        "The seats' points add up to {points}, more than the {cards} cards they can hold "
-        "are worth ({bound}). Check the numbers."
+        gettext_lazy(
+            "The seats' points add up to %(points)s, more than the %(cards)s cards they can "
+            "hold are worth (%(bound)s). Check the numbers."
+        )
     ),
     "several_empty": _say(
-        "Seats {seats} show nothing left in hand, but only one player can go out."
+        gettext_lazy("Seats %(seats)s show nothing left in hand, but only one player can go out.")
     ),
-    "score_missing": _say("Seat {seat}: enter the points or the cards left in hand."),
+    "score_missing": _say(
+        gettext_lazy("Seat %(seat)s: enter the points or the cards left in hand.")
+    ),
     "no_cards": _no_cards,
     "zero_points": _zero_points,
     "card_copies": _as_engine_says,

@@ -4,6 +4,8 @@ demo event), read back as what a director would have typed and checked exactly a
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from core.errors import HandRejected, InvalidInput
 from core.hands.services import new_state, stored_state
 from game import rules
@@ -56,12 +58,21 @@ def check_stored_hand(hand: Hand, seats: dict[int, Seat]) -> None:
         raise HandRejected(invalid) from invalid
     if (hand.contract, hand.cards_dealt) != (scored.contract, scored.cards_dealt):
         raise InvalidInput(
-            f"hand {hand.number} is {scored.contract} with {scored.cards_dealt} cards, "
-            f"not {hand.contract} with {hand.cards_dealt}",
+            _(
+                "hand %(hand)s is %(contract)s with %(cards)s cards, not %(stored)s with "
+                "%(stored_cards)s"
+            )
+            % {
+                "hand": hand.number,
+                "contract": scored.contract,
+                "cards": scored.cards_dealt,
+                "stored": hand.contract,
+                "stored_cards": hand.cards_dealt,
+            },
             field="hands",
         )
     if stored_state(hand) != new_state(scored, seats):
         raise InvalidInput(
-            "its scores are not what the rules give for the points and penalties it holds",
+            _("its scores are not what the rules give for the points and penalties it holds"),
             field="scores",
         )
