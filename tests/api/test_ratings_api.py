@@ -7,13 +7,12 @@ import pytest
 from core import services
 from game.ratings import MIN_SETS
 from tests.core.ratings_world import closed_round, players
-from tests.fixtures import make_event
+from tests.fixtures import kept_for_the_module, make_event
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def rated():
+def rate() -> list:
     """Two public events and a private one, their rounds closed and rated."""
     cast = players(8)
     a = make_event(slug="a", name="Event A")
@@ -23,6 +22,12 @@ def rated():
     closed_round(hidden, [cast[4:8]])
     services.refresh_ratings()
     return cast
+
+
+@pytest.fixture(scope="module")
+def rated(django_db_setup, django_db_blocker):
+    """The players of `rate`, made once for the module's tests."""
+    yield from kept_for_the_module(django_db_blocker, rate)
 
 
 def test_the_ratings_are_ordered_by_rating_with_the_contracts_fields(api, rated):

@@ -7,14 +7,13 @@ import pytest
 
 from core import services
 from tests.core.ratings_world import closed_round, players
-from tests.fixtures import make_event
+from tests.fixtures import kept_for_the_module, make_event
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def rated():
+def rate() -> list:
     """Event A: three rounds of two tables (player 0 always wins); a private event where
     players 0 and 4 met."""
     cast = players(8)
@@ -25,6 +24,12 @@ def rated():
     closed_round(hidden, [[cast[4], cast[0], cast[5], cast[6]]])
     services.refresh_ratings()
     return cast
+
+
+@pytest.fixture(scope="module")
+def rated(django_db_setup, django_db_blocker):
+    """The players of `rate`, made once for the module's tests."""
+    yield from kept_for_the_module(django_db_blocker, rate)
 
 
 def test_the_ratings_page_lists_players_with_enough_sets_only_by_default(client, rated, settings):
