@@ -9,6 +9,7 @@ import json
 import uuid
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AnonymousUser
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
@@ -24,17 +25,17 @@ from scoring.models import PlayerRating, SeriesStanding
 from tests.core.ratings_world import closed_round, players
 from tests.core.snapshot import compare
 from tests.core.test_archive import forget, resigned
-from tests.fixtures import make_event
+from tests.fixtures import kept_for_the_module, make_alice, make_event
 from tournaments.models import Event, Round, Series
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def leg(alice) -> Event:
+def negril() -> int:
     """Negril Open: eight rated players, three rounds played and closed (its last
     planned round: final), a leg of alice's public circuit; ratings and the series'
-    standings up to date."""
+    standings up to date. Its id."""
+    alice = make_alice()
     cast = players(8)
     event = make_event(slug="negril", name="Negril Open", rounds_planned=3)
     event.directors.add(alice)
@@ -43,7 +44,24 @@ def leg(alice) -> Event:
         closed_round(event, [turned[:4], turned[4:]], number=n)
     series = services.create_series(data={"slug": "circuit", "name": "Circuit"}, by=alice)
     services.add_leg(series=series, event=event, by=alice)
-    return up_to_date(event)
+    return up_to_date(event).pk
+
+
+@pytest.fixture(scope="module")
+def negril_id(django_db_setup, django_db_blocker) -> int:
+    """Negril Open, made once for the module's tests (each undoes what it writes)."""
+    yield from kept_for_the_module(django_db_blocker, negril)
+
+
+@pytest.fixture
+def alice(negril_id):
+    """Directs Negril Open and the circuit."""
+    return get_user_model().objects.get(username="alice")
+
+
+@pytest.fixture
+def leg(negril_id) -> Event:
+    return Event.objects.get(pk=negril_id)
 
 
 def up_to_date(event: Event) -> Event:
