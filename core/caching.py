@@ -177,8 +177,29 @@ def announce_version(event: Event, version: int) -> None:
 
 def announce_screen(event: Event, version: int) -> None:
     """Tell live pages the screens (clock, announcements, field) are now at `version`,
-    once the change commits."""
+    once the change commits. A change of the event's settings comes this way too, so
+    the event's default language is looked up afresh."""
     transaction.on_commit(partial(cache.set, screen_key(event.slug), version, ANNOUNCED_TTL))
+    transaction.on_commit(partial(cache.delete, language_key(event.slug)))
+
+
+# --- The default language of an event's pages --------------------------------------------
+
+
+def language_key(slug: str) -> str:
+    return f"{PREFIX}:language:{slug}"
+
+
+def event_language(slug: str) -> str | None:
+    """The default language of the event of `slug` (None: no such event), for a reader
+    who asks for none the site has: from the cache, else one query by the unique slug,
+    kept until the event's settings change (`announce_screen`)."""
+    key = language_key(slug)
+    found = cache.get(key)
+    if found is None:
+        found = Event.objects.filter(slug=slug).values_list("language", flat=True).first() or ""
+        cache.set(key, found, ANNOUNCED_TTL)
+    return found or None
 
 
 def remember_version(event: Event) -> None:

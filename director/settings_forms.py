@@ -15,7 +15,7 @@ from tournaments.models import Event, HouseRuleset
 
 # The event settings page, section by section: (title, fields).
 EVENT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("The event", ("name", "slug", "starts_on", "venue", "public")),
+    ("The event", ("name", "slug", "starts_on", "venue", "public", "language")),
     (
         "The game",
         (
@@ -51,6 +51,7 @@ LABELS = {
     "slug": "Address (slug)",
     "starts_on": "Starts on",
     "public": "Public: anyone may follow it",
+    "language": "Default language",
     "custom_ruleset": "House rules",
     "rounds_planned": "Rounds",
     "table_points": "Table points",
@@ -79,6 +80,8 @@ HELP = {
     + ".",
     "time_rule": "What happens when the clock runs out, as the players read it.",
     "prize_currency": "As it is written before an amount: J$, TT$, US$.",
+    "language": "Of its pages, for a reader who has not chosen one and whose browser "
+    "asks for none the site has.",
     "round_minutes": "A round's time on the clock unless the director starts it with another.",
 }
 PRIZE_TIE_CHOICES = [

@@ -1,18 +1,27 @@
-"""Refusing what no page or endpoint can take, before any view sees it."""
+"""Refusing what no page or endpoint can take, before any view sees it; and the
+language every page speaks."""
 
 from __future__ import annotations
 
+import gzip
+import re
 from urllib.parse import unquote_to_bytes
 
+from django.conf import settings
 from django.core.handlers.exception import response_for_exception
 from django.db import OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.urls import Resolver404, resolve
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation.trans_real import language_code_re, parse_accept_lang_header
 
+from core.caching import event_language as cached_event_language
 from core.common import UNREADABLE, text_problem
 from core.errors import Busy, Missing
 from core.locks import busy, is_lock_timeout
+from kalooki_site.digits import ascii_digits, persian_digits
 
 NUL = b"\x00"
 MESSAGE = "The address may not contain NUL characters (%00)."
@@ -42,7 +51,11 @@ class RefuseUnreadableFormTextMiddleware:
     answered 400 naming the field, before any page's form sees it: the pages' one check,
     as the API's is its JSON parser (`api.guards.check_document`). A lone surrogate
     cannot arrive this way (Django decodes a form's bytes, replacing what is not
-    UTF-8), so the same check covers everything a form can send."""
+    UTF-8), so the same check covers everything a form can send.
+
+    It is also where every form's text is read first: digits typed on a Persian or
+    Arabic keyboard (a score of ۱۲) are read as ASCII digits here, for every page's
+    form at once; a password is left exactly as typed."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -62,7 +75,21 @@ class RefuseUnreadableFormTextMiddleware:
                     return HttpResponse(
                         f"{field}: {problem}", status=400, content_type="text/plain; charset=utf-8"
                     )
+            read_digits_as_ascii(request)
         return self.get_response(request)
+
+
+def read_digits_as_ascii(request) -> None:
+    """The form's values with Persian and Arabic-Indic digits as ASCII ones."""
+    posted = request.POST
+    if all(ascii_digits(v) == v for _, values in posted.lists() for v in values):
+        return
+    converted = posted.copy()
+    for name, values in posted.lists():
+        if "password" not in name:
+            converted.setlist(name, [ascii_digits(v) for v in values])
+    converted._mutable = False
+    request.POST = converted
 
 
 class MissingIsNotFoundMiddleware:
@@ -146,3 +173,87 @@ class PostOnlyOpensItsPageMiddleware:
             if found.view_name in FORM_PAGES:
                 return redirect(candidate)
         return response
+
+
+# The pages of one event, whose default language applies to a reader who asks for none
+# the site has: /events/<slug>/... and /director/<slug>/... (not the director's own
+# pages beside the events: /director/new/ and the like).
+EVENT_PATH = re.compile(r"^/(?:events|director)/([-\w]+)/")
+NOT_EVENTS = frozenset({"new", "site", "archive"})
+
+
+def chosen_language(request) -> str | None:
+    """The language the reader asks for: the one they chose with the switch (Django's
+    language cookie), else the first of their browser's Accept-Language the site has;
+    None when neither names one."""
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if chosen:
+        try:
+            return translation.get_supported_language_variant(chosen)
+        except LookupError:
+            pass
+    for asked, _quality in parse_accept_lang_header(request.META.get("HTTP_ACCEPT_LANGUAGE", "")):
+        if asked == "*":
+            break
+        if not language_code_re.search(asked):
+            continue
+        try:
+            return translation.get_supported_language_variant(asked)
+        except LookupError:
+            continue
+    return None
+
+
+def event_language(path: str) -> str | None:
+    """The default language of the event the address is about (from the cache, or one
+    query by its unique slug; none for an address about no event)."""
+    match = EVENT_PATH.match(path)
+    if match is None or match.group(1) in NOT_EVENTS:
+        return None
+    return cached_event_language(match.group(1))
+
+
+class LanguageMiddleware:
+    """Every page in the reader's language: the one they chose with the switch, else
+    their browser's, else the default language of the event the page is about, else
+    English (README, "Languages"). The answer says which (Content-Language) and that it
+    depends on those (Vary: Accept-Language, Cookie); a page in Persian shows Persian
+    digits. The API speaks English to every client: programs read it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path.startswith("/api/"):
+            translation.activate(settings.LANGUAGE_CODE)
+            request.LANGUAGE_CODE = settings.LANGUAGE_CODE
+            return self.get_response(request)
+        language = (
+            chosen_language(request) or event_language(request.path) or settings.LANGUAGE_CODE
+        )
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Language", language)
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))
+        if language == "fa":
+            with_persian_digits(response)
+        return response
+
+
+def with_persian_digits(response) -> None:
+    """An HTML answer's text with Persian digits (kalooki_site.digits); one already
+    compressed is opened and compressed again."""
+    if response.streaming or not response.get("Content-Type", "").startswith("text/html"):
+        return
+    encoding = response.get("Content-Encoding", "")
+    if encoding not in ("", "gzip"):
+        return
+    body = response.content
+    if encoding == "gzip":
+        body = gzip.decompress(body)
+    charset = response.charset or "utf-8"
+    changed = persian_digits(body.decode(charset)).encode(charset)
+    response.content = gzip.compress(changed, mtime=0) if encoding == "gzip" else changed
+    if response.has_header("Content-Length"):
+        response["Content-Length"] = str(len(response.content))

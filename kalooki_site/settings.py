@@ -83,6 +83,8 @@ MIDDLEWARE = [
     "kalooki_site.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The reader's language (README, "Languages"): after the session, before the rest.
+    "kalooki_site.middleware.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -116,6 +118,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -153,9 +156,12 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en"
 # The languages a reader may choose (README, "Languages"); English is the source, the
-# others are translated in locale/ (`manage.py translations`).
+# others are translated in locale/ (`manage.py translations`). The reader's choice is
+# kept in Django's language cookie for a year.
 LANGUAGES = [("en", "English"), ("ru", "Русский"), ("fa", "فارسی")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 # One date format everywhere (kalooki_site/formats/en/formats.py): 5 Dec 2026, 14:30.
 FORMAT_MODULE_PATH = ["kalooki_site.formats"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "America/Jamaica")

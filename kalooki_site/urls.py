@@ -11,7 +11,9 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.templatetags.static import static
 from django.urls import include, path
 from django.views import defaults
+from django.views.decorators.csrf import csrf_exempt
 from django.views.generic import RedirectView
+from django.views.i18n import set_language
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 
@@ -64,6 +66,10 @@ urlpatterns = [
         name="favicon",
     ),
     path("", include("public.urls")),
+    # The language switch on every page. Without a CSRF token: the public pages are
+    # cached whole for every visitor (no token in them), and choosing a language is
+    # all a forged request could do.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     path("director/<slug:slug>/toolkit/", include("director.toolkit_urls")),
     path("director/", include("director.urls")),
     path("organiser/", include("director.series_urls")),

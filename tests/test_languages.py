@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import polib
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
+from core import caching
 from core.management.commands.translations import (
     Fragment,
     catalogue_problems,
     fill,
     placeholders,
 )
+from tests.fixtures import make_world
+from tournaments.models import Event
 
 
 def catalogue(*entries: polib.POEntry, language: str = "ru") -> polib.POFile:
@@ -121,3 +125,57 @@ def test_a_fragment_fills_the_catalogue_and_clears_fuzzy():
 @pytest.mark.parametrize("text", ["%(name)s", "%(name)d"])
 def test_a_named_placeholder_may_change_its_position(text):
     assert placeholders(f"Hello {text}!") == placeholders(f"{text}, здравствуйте!")
+
+
+# --- Which language a page speaks ------------------------------------------------------
+
+
+@pytest.fixture
+def w(db):
+    return make_world()
+
+
+def set_default_language(event: Event, language: str) -> None:
+    Event.objects.filter(pk=event.pk).update(language=language)
+    caching.reset()  # as the settings page's save does (announce_screen)
+
+
+def language_of(client, path: str, **headers) -> str:
+    response = client.get(path, **headers)
+    assert response.status_code == 200, path
+    assert "Accept-Language" in response["Vary"] and "Cookie" in response["Vary"]
+    return response["Content-Language"]
+
+
+def test_the_cookie_comes_before_the_browser_before_the_event_before_english(client, w):
+    page = f"/events/{w.event.slug}/"
+    assert language_of(client, page) == "en"
+    set_default_language(w.event, "fa")
+    assert language_of(client, page) == "fa"
+    assert language_of(client, page, HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9") == "fa"
+    assert language_of(client, page, HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9,en;q=0.8") == "ru"
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert language_of(client, page, HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9") == "en"
+
+
+def test_a_page_about_no_event_asks_the_database_nothing_for_its_language(
+    client, w, django_assert_num_queries
+):
+    set_default_language(w.event, "fa")
+    with django_assert_num_queries(0):
+        assert client.get("/accounts/login/")["Content-Language"] == "en"
+    assert language_of(client, "/ratings/", HTTP_ACCEPT_LANGUAGE="fa") == "fa"
+
+
+def test_the_switch_remembers_the_choice_and_keeps_the_reader_on_the_page(client, w):
+    page = f"/events/{w.event.slug}/?page=1"
+    response = client.post("/i18n/setlang/", {"language": "ru", "next": page})
+    assert response.status_code == 302 and response["Location"] == page
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "ru"
+    assert language_of(client, page, HTTP_ACCEPT_LANGUAGE="en") == "ru"
+
+
+def test_the_api_speaks_english_whatever_the_reader_asks(client, w):
+    response = client.get(f"/api/v1/events/{w.event.slug}/", HTTP_ACCEPT_LANGUAGE="fa")
+    assert response.status_code == 200
+    assert "Content-Language" not in response

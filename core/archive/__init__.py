@@ -118,6 +118,7 @@ EVENT_FIELDS = (
     "uid",
     "check_in",
     "club_avoidance",
+    "language",
     "results_changed_at",
     "results_changed_reason",
     "standings_version",

@@ -76,6 +76,8 @@ OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
         # An event of then ranked a knockout by places per table.
         "even_knockout_places": False,
         "prize_currency": "",
+        # Every event's pages were in English then.
+        "language": "en",
     },
     "entries": {"checked_in": False},
     "proposals": {"version": 1},

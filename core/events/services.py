@@ -61,6 +61,8 @@ EXTRA_FIELDS = (
     # The day's options: they take effect from the next round seated.
     "check_in",
     "club_avoidance",
+    # The language of its pages for a reader who asks for none the site has.
+    "language",
 )
 # Changing these after a hand is recorded would change what the recorded hands mean.
 SCORING_FIELDS = (

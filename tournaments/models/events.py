@@ -141,6 +141,15 @@ class Event(models.Model):
     seating = models.CharField(max_length=8, choices=Seating.choices, default=Seating.SWISS)
     odd_tables = models.CharField(max_length=8, choices=OddTables.choices, default=OddTables.FIVES)
     public = models.BooleanField(default=True)
+    # The language of its pages for a reader who has chosen none and whose browser
+    # asks for none the site has (kalooki_site.middleware.LanguageMiddleware).
+    language = models.CharField(
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default="en",
+        help_text="The language of the event's pages for a reader who has not chosen one "
+        "and whose browser asks for none the site has.",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     # Who enters the hands: the directors only, or the players at each table (a hand
     # is recorded once another player there confirms it).
