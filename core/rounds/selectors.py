@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from scoring.models import Hand
 from tournaments.models import Event, Round, Table
 
@@ -84,22 +88,25 @@ class TableProgress:
         """Why a table stopped short of a complete set, in words ("" otherwise)."""
         state = self.state
         adjusted = (
-            "the hands not played here are scored from the field (adjusted), so the "
-            "sets of the players still here rank as complete"
+            _(
+                "the hands not played here are scored from the field (adjusted), so the "
+                "sets of the players still here rank as complete"
+            )
             if self.round_closed
-            else "once the round is closed, the hands not played here are scored from "
-            "the field (adjusted), so the sets of the players still here rank as complete"
+            else _(
+                "once the round is closed, the hands not played here are scored from the "
+                "field (adjusted), so the sets of the players still here rank as complete"
+            )
         )
         if state == CLOSED:
-            return (
-                f"Closed after hand {self.closed_after}: fewer than three players were left; "
-                f"{adjusted}."
-            )
+            return _(
+                "Closed after hand %(hand)s: fewer than three players were left; %(adjusted)s."
+            ) % {"hand": self.closed_after, "adjusted": adjusted}
         if state == FORCED:
-            return (
-                f"Closed with hands {self.missing_text} missing (the director forced the round "
-                f"closed); {adjusted}."
-            )
+            return _(
+                "Closed with hands %(hands)s missing (the director forced the round closed); "
+                "%(adjusted)s."
+            ) % {"hands": self.missing_text, "adjusted": adjusted}
         return ""
 
     @property
@@ -114,6 +121,15 @@ class TableProgress:
     def missing_text(self) -> str:
         """'4-9' or '2, 5': the hands still to enter, as ranges."""
         return as_ranges(self.missing)
+
+
+def table_why(progress: TableProgress) -> str:
+    return progress.why
+
+
+# A table's `why` for a document kept in the shared cache: worded when it is shown, in
+# the reader's language, not in the language of whoever built the document.
+why_when_shown = lazy(table_why, str)
 
 
 @dataclass
@@ -160,7 +176,12 @@ class RoundProgress:
     def missing(self) -> list[str]:
         """Each table that lacks scored hands, in words: 'table 3 has 7 of 9 hands'."""
         return [
-            f"table {t.number} has {t.entered} of {t.expected} hands"
+            ngettext(
+                "table %(table)s has %(count)s of %(hands)s hands",
+                "table %(table)s has %(count)s of %(hands)s hands",
+                t.expected,
+            )
+            % {"table": t.number, "count": t.entered, "hands": t.expected}
             for t in self.tables
             if t.missing
         ]

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from core import background, derived
 from core.adjusted.services import adjust_round, drop_adjusted
@@ -40,20 +42,31 @@ from tournaments.models import (
 
 AT_FAULT_REASON_MAX = Seat._meta.get_field("at_fault").max_length
 REOPEN_REASON_MAX = Event._meta.get_field("results_changed_reason").max_length - 20
+# A round's status as stored, in the words of the messages that name it.
+STATUS_CODES = {
+    Round.Status.SEATING: pgettext_lazy("round status", "seating"),
+    Round.Status.DRAFT: pgettext_lazy("round status", "draft"),
+    Round.Status.PUBLISHED: pgettext_lazy("round status", "published"),
+    Round.Status.CLOSED: pgettext_lazy("round status", "closed"),
+}
 
 
 def choose_policy(event: Event, number: int, requested: str | None) -> str:
     if event.format == Event.Format.KNOCKOUT and number > 1:
         if requested not in (None, "knockout"):
             raise InvalidInput(
-                "A knockout event seats the players who advanced; no other policy applies.",
+                _("A knockout event seats the players who advanced; no other policy applies."),
                 field="policy",
             )
         return "knockout"
     if requested is not None:
         if requested not in Event.Seating.values:
             valid = ", ".join(Event.Seating.values)
-            raise InvalidInput(f"{requested!r} is not a seating policy ({valid}).", field="policy")
+            raise InvalidInput(
+                _("%(policy)s is not a seating policy (%(valid)s).")
+                % {"policy": repr(requested), "valid": valid},
+                field="policy",
+            )
         return requested
     if number == 1:
         return "spread" if event.seating == Event.Seating.SPREAD else "random"
@@ -63,19 +76,22 @@ def choose_policy(event: Event, number: int, requested: str | None) -> str:
 def check_can_start(event: Event) -> int:
     """Whether the next round may start; its number. Raises the reason it may not."""
     if event.status == Event.Status.FINISHED:
-        raise StateConflict("The event is finished.", field="event")
+        raise StateConflict(_("The event is finished."), field="event")
     last = event.rounds.order_by("-number").first()
     if last is not None and last.status != Round.Status.CLOSED:
         raise StateConflict(
-            f"Round {last.number} is {last.get_status_display().lower()}; "
-            "close it before starting the next.",
+            _("Round %(round)s is %(status)s; close it before starting the next.")
+            % {"round": last.number, "status": status_words(last)},
             field="round",
         )
     number = 1 if last is None else last.number + 1
     if number > event.rounds_planned:
         raise StateConflict(
-            f"The event planned {event.rounds_planned} rounds; add a round beyond them first "
-            "(the dashboard's Add round, or raise rounds_planned).",
+            _(
+                "The event planned %(planned)s rounds; add a round beyond them first "
+                "(the dashboard's Add round, or raise rounds_planned)."
+            )
+            % {"planned": event.rounds_planned},
             field="round",
         )
     return number
@@ -95,11 +111,8 @@ def start_round(
     chosen = choose_policy(event, number, policy)
     active = contenders_for(event, chosen)
     if len(active) < MIN_SEATS:
-        who = "players advanced" if chosen == "knockout" else "players are active"
-        if event.check_in:
-            who += " and checked in"
         raise InvalidInput(
-            f"At least {MIN_SEATS} players are needed to seat a round; {len(active)} {who}.",
+            too_few_to_seat(len(active), knockout=chosen == "knockout", check_in=event.check_in),
             field="players",
         )
     round_ = Round(
@@ -117,17 +130,77 @@ def start_round(
     return round_
 
 
+def too_few_to_seat(count: int, *, knockout: bool, check_in: bool) -> str:
+    """Why a round cannot be seated with only `count` players."""
+    values = {"least": MIN_SEATS, "count": count}
+    # The English says "players" whatever the count; other languages decline it.
+    if knockout and check_in:
+        return (
+            ngettext(
+                "At least %(least)s players are needed to seat a round; %(count)s players "
+                "advanced and checked in.",
+                "At least %(least)s players are needed to seat a round; %(count)s players "
+                "advanced and checked in.",
+                count,
+            )
+            % values
+        )
+    if knockout:
+        return (
+            ngettext(
+                "At least %(least)s players are needed to seat a round; %(count)s players "
+                "advanced.",
+                "At least %(least)s players are needed to seat a round; %(count)s players "
+                "advanced.",
+                count,
+            )
+            % values
+        )
+    if check_in:
+        return (
+            ngettext(
+                "At least %(least)s players are needed to seat a round; %(count)s players are "
+                "active and checked in.",
+                "At least %(least)s players are needed to seat a round; %(count)s players are "
+                "active and checked in.",
+                count,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "At least %(least)s players are needed to seat a round; %(count)s players are active.",
+            "At least %(least)s players are needed to seat a round; %(count)s players are active.",
+            count,
+        )
+        % values
+    )
+
+
+def status_words(round_: Round) -> str:
+    """The round's status as its messages say it: "closed", "draft seating"."""
+    return str(round_.get_status_display()).lower()
+
+
 def check_table_sizes(round_: Round) -> None:
     sizes = dict(round_.tables.annotate(n=Count("seats")).values_list("number", "n"))
     if not sizes:
-        reason = round_.quality.get("error", "it has no tables")
-        raise StateConflict(f"Round {round_.number} cannot be published: {reason}", field="round")
+        # The seating job's own words (stored with the round) when it failed.
+        reason = round_.quality.get("error") or _("it has no tables")
+        raise StateConflict(
+            _("Round %(round)s cannot be published: %(reason)s")
+            % {"round": round_.number, "reason": reason},
+            field="round",
+        )
     wrong = [
-        f"table {t} has {n}" for t, n in sorted(sizes.items()) if not MIN_SEATS <= n <= MAX_SEATS
+        _("table %(table)s has %(count)s") % {"table": t, "count": n}
+        for t, n in sorted(sizes.items())
+        if not MIN_SEATS <= n <= MAX_SEATS
     ]
     if wrong:
         raise StateConflict(
-            f"Every table needs {MIN_SEATS} to {MAX_SEATS} players: {', '.join(wrong)}.",
+            _("Every table needs %(least)s to %(most)s players: %(tables)s.")
+            % {"least": MIN_SEATS, "most": MAX_SEATS, "tables": ", ".join(wrong)},
             field="round",
         )
     event = round_.event
@@ -136,8 +209,11 @@ def check_table_sizes(round_: Round) -> None:
     if problem is not None:
         big = [str(t) for t, n in sorted(sizes.items()) if n == largest]
         raise StateConflict(
-            f"The deck cannot deal table {', '.join(big)} of {largest}: {problem}. "
-            "Move a player to a smaller table.",
+            _(
+                "The deck cannot deal table %(tables)s of %(size)s: %(problem)s. "
+                "Move a player to a smaller table."
+            )
+            % {"tables": ", ".join(big), "size": largest, "problem": problem},
             field="round",
         )
 
@@ -148,11 +224,11 @@ def publish_round(*, round: Round, by: AbstractBaseUser | None = None) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round.pk)
     if round_.status != Round.Status.DRAFT:
         already = {
-            "published": "already published",
-            "closed": "closed",
-            "seating": "still being seated",
+            "published": _("Round %(round)s is already published."),
+            "closed": _("Round %(round)s is closed."),
+            "seating": _("Round %(round)s is still being seated."),
         }
-        raise StateConflict(f"Round {round_.number} is {already[round_.status]}.", field="round")
+        raise StateConflict(already[round_.status] % {"round": round_.number}, field="round")
     check_table_sizes(round_)
     round_.status = Round.Status.PUBLISHED
     round_.published_at = timezone.now()
@@ -175,7 +251,9 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
     round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
         raise StateConflict(
-            f"Round {round_.number} is {round_.status}; only a round in play can be closed.",
+            # The status as stored ("draft", "seating", "closed"), in the reader's words.
+            _("Round %(round)s is %(status)s; only a round in play can be closed.")
+            % {"round": round_.number, "status": STATUS_CODES[round_.status]},
             field="round",
         )
     # Its tables too (after the round, as every writer orders them): a hand being saved
@@ -184,7 +262,8 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
     missing = round_progress(round_.event, round_.number, closed=False).missing()
     if missing and not force:
         raise StateConflict(
-            "Hands are missing: " + "; ".join(missing) + ". Enter them, or close with force.",
+            _("Hands are missing: %(missing)s. Enter them, or close with force.")
+            % {"missing": "; ".join(missing)},
             field="force",
         )
     round_.status = Round.Status.CLOSED
@@ -207,16 +286,16 @@ def check_can_reopen(round_: Round, rounds: list[Round]) -> Round | None:
     from the standings the reopened round may change."""
     if round_.status != Round.Status.CLOSED:
         raise StateConflict(
-            f"Round {round_.number} is {round_.get_status_display().lower()}; only a closed "
-            "round can be reopened.",
+            _("Round %(round)s is %(status)s; only a closed round can be reopened.")
+            % {"round": round_.number, "status": status_words(round_)},
             field="round",
         )
     later = sorted((r for r in rounds if r.number > round_.number), key=lambda r: r.number)
     played = [r for r in later if r.status in PLAYED_ROUND_STATUSES]
     if played:
         raise StateConflict(
-            f"Round {played[0].number} is {played[0].get_status_display().lower()}; only "
-            "the latest round can be reopened.",
+            _("Round %(round)s is %(status)s; only the latest round can be reopened.")
+            % {"round": played[0].number, "status": status_words(played[0])},
             field="round",
         )
     return later[0] if later else None
@@ -239,11 +318,17 @@ def reopen_round(*, round: Round, reason: str = "", by: AbstractBaseUser | None 
         check_qualification_open(event.series, field="round")
     reason = " ".join((reason or "").split())
     if len(reason) > REOPEN_REASON_MAX:
-        raise InvalidInput(f"The reason is at most {REOPEN_REASON_MAX} characters.", field="reason")
+        raise InvalidInput(
+            _("The reason is at most %(most)s characters.") % {"most": REOPEN_REASON_MAX},
+            field="reason",
+        )
     if event.status == Event.Status.FINISHED and not reason:
         raise InvalidInput(
-            f"The event is finished: say why round {round_.number} is reopened. Its results "
-            "will change, and its page says when and why.",
+            _(
+                "The event is finished: say why round %(round)s is reopened. Its results "
+                "will change, and its page says when and why."
+            )
+            % {"round": round_.number},
             field="reason",
         )
     if draft is not None:
@@ -271,13 +356,15 @@ def check_can_finish(event: Event) -> None:
     """Whether the director may finish the event now; raises the reason they may not."""
     rounds = list(event.rounds.order_by("number"))
     if not rounds:
-        raise StateConflict("No round has been played; there is nothing to finish.", field="event")
+        raise StateConflict(
+            _("No round has been played; there is nothing to finish."), field="event"
+        )
     open_rounds = [r for r in rounds if r.status != Round.Status.CLOSED]
     if open_rounds:
         r = open_rounds[0]
         raise StateConflict(
-            f"Round {r.number} is {r.get_status_display().lower()}; close it before "
-            "finishing the event.",
+            _("Round %(round)s is %(status)s; close it before finishing the event.")
+            % {"round": r.number, "status": status_words(r)},
             field="round",
         )
 
@@ -316,8 +403,8 @@ def mark_at_fault(
     )
     if round_.status not in (Round.Status.PUBLISHED, Round.Status.CLOSED):
         raise StateConflict(
-            f"Round {round_.number} is {round_.get_status_display().lower()}; players are "
-            "marked at fault once it is in play.",
+            _("Round %(round)s is %(status)s; players are marked at fault once it is in play.")
+            % {"round": round_.number, "status": status_words(round_)},
             field="round",
         )
     if round_.status == Round.Status.CLOSED:
@@ -326,16 +413,17 @@ def mark_at_fault(
         event = round_.event
         later = Round.objects.filter(event=event, number__gt=round_.number).first()
         if later is not None or event.status == Event.Status.FINISHED:
-            why = (
-                f"round {later.number} is seated from its standings"
-                if later is not None
-                else "the event is finished"
-            )
-            raise StateConflict(
-                f"Round {round_.number} is closed and {why}: reopen it (with a reason) to "
-                "mark players at fault.",
-                field="round",
-            )
+            if later is not None:
+                message = _(
+                    "Round %(round)s is closed and round %(later)s is seated from its "
+                    "standings: reopen it (with a reason) to mark players at fault."
+                ) % {"round": round_.number, "later": later.number}
+            else:
+                message = _(
+                    "Round %(round)s is closed and the event is finished: reopen it (with a "
+                    "reason) to mark players at fault."
+                ) % {"round": round_.number}
+            raise StateConflict(message, field="round")
         if event.series_id is not None:
             check_qualification_open(event.series, field="round")
     reason = (reason or "").strip()
@@ -344,23 +432,33 @@ def mark_at_fault(
     wanted = set()
     for position in positions:
         if isinstance(position, bool) or not isinstance(position, int):
-            raise InvalidInput(f"A seat is a number, not {position!r}.", field="seats")
+            raise InvalidInput(
+                _("A seat is a number, not %(value)s.") % {"value": repr(position)},
+                field="seats",
+            )
         if position not in known:
             raise InvalidInput(
-                f"Table {table.number} has no seat {position}; its seats are "
-                f"{', '.join(map(str, sorted(known)))}.",
+                _("Table %(table)s has no seat %(seat)s; its seats are %(seats)s.")
+                % {
+                    "table": table.number,
+                    "seat": position,
+                    "seats": ", ".join(map(str, sorted(known))),
+                },
                 field="seats",
             )
         wanted.add(position)
     if wanted and not reason:
         raise InvalidInput(
-            "Say why the players are at fault (for example: slow play); it is kept in "
-            "the table's history and shown with their adjusted scores.",
+            _(
+                "Say why the players are at fault (for example: slow play); it is kept in "
+                "the table's history and shown with their adjusted scores."
+            ),
             field="reason",
         )
     if len(reason) > AT_FAULT_REASON_MAX:
         raise InvalidInput(
-            f"The reason is at most {AT_FAULT_REASON_MAX} characters.", field="reason"
+            _("The reason is at most %(most)s characters.") % {"most": AT_FAULT_REASON_MAX},
+            field="reason",
         )
     changed = False
     for seat in seats:

@@ -4,6 +4,7 @@ hand there changes by mistake; unlocking allows corrections again."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from core.common import with_history_user
 from core.errors import StateConflict
@@ -15,24 +16,31 @@ def check_table_open(table: Table) -> None:
     """A table takes writes only while its round is in play and it is not locked."""
     if table.round.status == Round.Status.CLOSED:
         raise StateConflict(
-            f"Round {table.round.number} is closed; its hands can no longer change.",
+            _("Round %(round)s is closed; its hands can no longer change.")
+            % {"round": table.round.number},
             field="round",
         )
     if table.round.status != Round.Status.PUBLISHED:
         raise StateConflict(
-            f"Round {table.round.number} is not published yet; publish the seating first.",
+            _("Round %(round)s is not published yet; publish the seating first.")
+            % {"round": table.round.number},
             field="round",
         )
     if table.locked:
         raise StateConflict(
-            f"Table {table.number} is locked; unlock it to change its hands.", field="table"
+            _("Table %(table)s is locked; unlock it to change its hands.")
+            % {"table": table.number},
+            field="table",
         )
 
 
 def check_lockable(table: Table, *, locking: bool) -> None:
     if table.round.status == Round.Status.CLOSED:
-        why = "" if locking else "; its tables stay as they are"
-        raise StateConflict(f"Round {table.round.number} is closed{why}.", field="round")
+        if locking:
+            message = _("Round %(round)s is closed.")
+        else:
+            message = _("Round %(round)s is closed; its tables stay as they are.")
+        raise StateConflict(message % {"round": table.round.number}, field="round")
 
 
 @for_request("table")

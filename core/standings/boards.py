@@ -14,7 +14,13 @@ from core.entries.selectors import namesakes_of
 from core.errors import Missing
 from core.events.access import User, visible_events
 from core.events.selectors import round_with_seating, table_of
-from core.rounds.selectors import FORCED, RoundProgress, round_progress, tables_progress
+from core.rounds.selectors import (
+    FORCED,
+    RoundProgress,
+    round_progress,
+    tables_progress,
+    why_when_shown,
+)
 from core.screens.selectors import FieldRow, SeatingRow, field_of, seating_board
 from core.standings.selectors import Standings, standings_after
 from game import ranking, rules
@@ -199,7 +205,7 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
                 "finished": state.done,
                 "playing": state.playing,
                 "state": state.state,
-                "why": state.why,
+                "why": why_when_shown(state),
                 "seats": [
                     {
                         "seat": s.position,
