@@ -26,6 +26,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -366,7 +367,10 @@ def propose(request: HttpRequest, slug: str, number: int, table: int, hand: int)
             request, found, remembered(request, found), status=error.status_code, form=form
         )
         return with_retry_after(page, error)
-    messages.success(request, f"Hand {hand} is entered: another player at the table confirms it.")
+    messages.success(
+        request,
+        _("Hand %(hand)s is entered: another player at the table confirms it.") % {"hand": hand},
+    )
     return redirect(table_entry_url(found) + "#waiting")
 
 
@@ -378,7 +382,7 @@ def shown_version(request: HttpRequest) -> int | None:
     if raw.isascii() and raw.isdigit() and len(raw) < 10:
         return int(raw)
     raise InvalidInput(
-        "Reload the page: the entry shown is not one of this hand's.", field="version"
+        _("Reload the page: the entry shown is not one of this hand's."), field="version"
     )
 
 
@@ -397,7 +401,7 @@ def confirm(request: HttpRequest, slug: str, number: int, table: int, hand: int)
             request, found, seat, status=error.status_code, hand=hand, problems=worded(error, None)
         )
         return with_retry_after(page, error)
-    messages.success(request, f"Hand {hand} is recorded.")
+    messages.success(request, _("Hand %(hand)s is recorded.") % {"hand": hand})
     return redirect(table_entry_url(found) + "#sheet")
 
 
@@ -418,12 +422,14 @@ def dispute(request: HttpRequest, slug: str, number: int, table: int, hand: int)
     except ServiceError as error:
         return refused(request, found, hand, error, typed)
     if typed is not None:
-        done = f"Hand {hand} is disputed, with your version: the director decides it."
+        done = _("Hand %(hand)s is disputed, with your version: the director decides it.") % {
+            "hand": hand
+        }
     else:
-        done = (
-            f"Hand {hand} is disputed: nothing is recorded, and the director decides it. "
+        done = _(
+            "Hand %(hand)s is disputed: nothing is recorded, and the director decides it. "
             "You may give the director your version of the hand."
-        )
+        ) % {"hand": hand}
     messages.success(request, done)
     return redirect(table_entry_url(found) + "#waiting")
 
