@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.utils.translation import gettext as _
 
 from core.errors import Missing
 from tournaments.models import Event, Table
@@ -39,7 +40,7 @@ def event_for(user: User, slug: str) -> Event:
         events = events.annotate(reader_directs=Exists(directors))
     event = events.first()
     if event is None:
-        raise Missing("No such event.")
+        raise Missing(_("No such event."))
     return event
 
 
@@ -48,7 +49,7 @@ def directed_event(user: User, slug: str) -> Event:
     exactly as if it did not exist, so a private event never leaks."""
     event = directed_events(user).filter(slug=slug).first()
     if event is None:
-        raise Missing("No such event.")
+        raise Missing(_("No such event."))
     return event
 
 
@@ -66,7 +67,7 @@ def directed_table(user: User, slug: str, round_number: int, table_number: int) 
         .first()
     )
     if table is None:
-        raise Missing("No such table.")
+        raise Missing(_("No such table."))
     return table
 
 

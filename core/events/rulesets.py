@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from core.common import full_clean_or_raise, with_history_user
 from core.errors import Forbidden, InvalidInput
@@ -27,7 +28,7 @@ HOUSE_FIELDS = ("slug", "name", *HouseRuleset.VALUE_FIELDS)
 def check_house_data(data: Mapping[str, Any], current: HouseRuleset | None = None) -> None:
     unknown = sorted(set(data) - set(HOUSE_FIELDS))
     if unknown:
-        raise InvalidInput({name: ["This is not a ruleset setting."] for name in unknown})
+        raise InvalidInput({name: [_("This is not a ruleset setting.")] for name in unknown})
     values = current.values() if current is not None else HouseRuleset().values()
     values.update({k: v for k, v in data.items() if k in HouseRuleset.VALUE_FIELDS})
     problems = check_house(values)
@@ -66,7 +67,7 @@ def update_house_ruleset(
     or the shell): the events that have recorded a hand keep the values they froze; the
     others play to the new ones."""
     if by is not None and not can_change_ruleset(by, ruleset):
-        raise Forbidden("Only who defined this ruleset may change it.", field="slug")
+        raise Forbidden(_("Only who defined this ruleset may change it."), field="slug")
     ruleset = HouseRuleset.objects.select_for_update().get(pk=ruleset.pk)
     check_house_data(data, ruleset)
     for field, value in data.items():

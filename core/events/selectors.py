@@ -15,6 +15,7 @@ from django.db.models import (
     Subquery,
 )
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext as _
 
 from core.collation import by_name
 from core.copies.selectors import copied_slug
@@ -104,7 +105,7 @@ def seats_leaving(round_: Round) -> list[Seat]:
 def round_of(event: Event, number: int) -> Round:
     round_ = Round.objects.filter(event=event, number=number).first()
     if round_ is None:
-        raise Missing("No such round.")
+        raise Missing(_("No such round."))
     return round_
 
 
@@ -122,7 +123,7 @@ def round_with_seating(event: Event, number: int) -> Round:
         .first()
     )
     if round_ is None:
-        raise Missing("No such round.")
+        raise Missing(_("No such round."))
     return round_
 
 
@@ -137,7 +138,7 @@ def table_of(event: Event, round_number: int, table_number: int) -> Table:
         .first()
     )
     if table is None:
-        raise Missing("No such table.")
+        raise Missing(_("No such table."))
     return table
 
 

@@ -10,6 +10,8 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.caching import announce_version
 from core.common import full_clean_or_raise, with_history_user
@@ -94,7 +96,8 @@ RESERVED_SLUGS = frozenset({"new", "site", "archive"})
 def check_slug(value: Any) -> None:
     if value in RESERVED_SLUGS:
         raise InvalidInput(
-            f'"{value}" is the address of one of the director\'s pages; choose another slug.',
+            _('"%(slug)s" is the address of one of the director\'s pages; choose another slug.')
+            % {"slug": value},
             field="slug",
         )
 
@@ -107,18 +110,19 @@ def check_table_points(value: Any) -> None:
     )
     if not ok:
         raise InvalidInput(
-            "Give 1 to 6 placement points, best place first, none negative (e.g. [4, 2, 1, 0]).",
+            _("Give 1 to 6 placement points, best place first, none negative (e.g. [4, 2, 1, 0])."),
             field="table_points",
         )
     if any(a < b for a, b in zip(value, value[1:], strict=False)):
         raise InvalidInput(
-            "Placement points must not grow from one place to the next.", field="table_points"
+            _("Placement points must not grow from one place to the next."),
+            field="table_points",
         )
 
 
 def check_tiebreaks(value: Any) -> None:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise InvalidInput("Give a list of tiebreak names.", field="tiebreaks")
+        raise InvalidInput(_("Give a list of tiebreak names."), field="tiebreaks")
     try:
         check_chain(value)
     except ValueError as error:
@@ -162,7 +166,7 @@ def with_agreed_defaults(data: dict[str, Any]) -> dict[str, Any]:
 def check_unknown_fields(data: Mapping[str, Any]) -> None:
     unknown = sorted(set(data) - set(EVENT_FIELDS) - set(EXTRA_FIELDS))
     if unknown:
-        raise InvalidInput({name: ["This is not an event setting."] for name in unknown})
+        raise InvalidInput({name: [_("This is not an event setting.")] for name in unknown})
 
 
 def check_agreed_rules(event: Event) -> None:
@@ -171,31 +175,39 @@ def check_agreed_rules(event: Event) -> None:
     doubling belongs to a Trinidad set."""
     if event.ruleset == Event.Ruleset.CUSTOM and event.custom_ruleset_id is None:
         raise InvalidInput(
-            "A custom ruleset needs its house rules: name one.", field="custom_ruleset"
+            _("A custom ruleset needs its house rules: name one."), field="custom_ruleset"
         )
     if event.ruleset != Event.Ruleset.CUSTOM and event.custom_ruleset_id is not None:
         raise InvalidInput(
-            'House rules are played with the ruleset "custom".', field="custom_ruleset"
+            _('House rules are played with the ruleset "custom".'), field="custom_ruleset"
         )
     problem = deal_problem(event.rules, event.deck, event.largest_table)
     if problem is not None:
         raise InvalidInput(
             {
                 "packs": [
-                    f"The deck is too small: {problem}. Add a pack or jokers "
-                    "(or seat tables of three for the odd players)."
+                    _(
+                        "The deck is too small: %(problem)s. Add a pack or jokers "
+                        "(or seat tables of three for the odd players)."
+                    )
+                    % {"problem": problem}
                     if event.largest_table > 4
-                    else f"The deck is too small: {problem}. Add a pack or jokers."
+                    else _("The deck is too small: %(problem)s. Add a pack or jokers.")
+                    % {"problem": problem}
                 ]
             }
         )
     if event.trinidad_doubling and not event.rules.challenge_allowed:
         raise InvalidInput(
-            "Trinidad doubling is for a Trinidad set; house rules say themselves whether a "
-            "down and out doubles (their down_and_out_doubles)."
+            _(
+                "Trinidad doubling is for a Trinidad set; house rules say themselves whether a "
+                "down and out doubles (their down_and_out_doubles)."
+            )
             if event.ruleset == Event.Ruleset.CUSTOM
-            else "Trinidad doubling is for a Trinidad set; a Jamaican set always doubles on a "
-            "down and out.",
+            else _(
+                "Trinidad doubling is for a Trinidad set; a Jamaican set always doubles on a "
+                "down and out."
+            ),
             field="trinidad_doubling",
         )
 
@@ -220,8 +232,11 @@ def apply_house_settings(event: Event, data: Mapping[str, Any], stored: Event) -
     in_force = house_settings(event)
     refused = {
         name: [
-            f"The house rules ({event.house_values['name']}) set this to {value}; change "
-            "them there, or play a built-in ruleset."
+            _(
+                "The house rules (%(name)s) set this to %(value)s; change them there, or "
+                "play a built-in ruleset."
+            )
+            % {"name": event.house_values["name"], "value": value}
         ]
         for name, value in in_force.items()
         if name in data and data[name] != value and data[name] != getattr(stored, name)
@@ -239,7 +254,12 @@ def check_rounds_planned(event: Event, planned: Any) -> None:
         made = event.rounds.count()
         if planned < made:
             raise StateConflict(
-                f"The event has {made} rounds already; plan at least {made}.",
+                ngettext(
+                    "The event has %(count)s rounds already; plan at least %(count)s.",
+                    "The event has %(count)s rounds already; plan at least %(count)s.",
+                    made,
+                )
+                % {"count": made},
                 field="rounds_planned",
             )
 
@@ -252,8 +272,10 @@ def check_format_change(event: Event, format: Any) -> None:
         event.rounds.filter(status__in=PLAYED_ROUND_STATUSES).exists()
     ):
         raise StateConflict(
-            "A round has been played: the event cannot become a knockout, or stop being "
-            "one, now (who went through decides the later rounds' seating).",
+            _(
+                "A round has been played: the event cannot become a knockout, or stop being "
+                "one, now (who went through decides the later rounds' seating)."
+            ),
             field="format",
         )
     check_final_format(event, format)
@@ -282,18 +304,17 @@ def check_ranking_frozen(event: Event, data: Mapping[str, Any]) -> None:
     )
     if not closed:
         return
-    rounds = (
-        f"Round {closed[0]} is" if len(closed) == 1 else f"Rounds {closed[0]} to {closed[-1]} are"
-    )
-    raise StateConflict(
-        {
-            field: [
-                f"{rounds} closed and ranked with this setting, so it can no longer change: "
-                "played results stay as they were ranked."
-            ]
-            for field in changed
-        }
-    )
+    if len(closed) == 1:
+        message = _(
+            "Round %(round)s is closed and ranked with this setting, so it can no longer "
+            "change: played results stay as they were ranked."
+        ) % {"round": closed[0]}
+    else:
+        message = _(
+            "Rounds %(first)s to %(last)s are closed and ranked with this setting, so it can "
+            "no longer change: played results stay as they were ranked."
+        ) % {"first": closed[0], "last": closed[-1]}
+    raise StateConflict({field: [message] for field in changed})
 
 
 def as_compared(value: Any) -> Any:
@@ -336,8 +357,11 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
         raise StateConflict(
             {
                 "slug": [
-                    "The slug is in the address of this event's pages and of the QR codes "
-                    "printed on its score sheets; it cannot change once a round has started."
+                    _(
+                        "The slug is in the address of this event's pages and of the QR "
+                        "codes printed on its score sheets; it cannot change once a round "
+                        "has started."
+                    )
                 ]
             }
         )
@@ -345,7 +369,7 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
     if changed_scoring and event_has_hands(event):
         raise StateConflict(
             {
-                f: ["Hands have been recorded with this setting; it can no longer change."]
+                f: [_("Hands have been recorded with this setting; it can no longer change.")]
                 for f in changed_scoring
             }
         )
