@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core import services
@@ -17,10 +18,10 @@ def count_copy(request: HttpRequest, slug: str) -> HttpResponse:
     event = director_event(request, slug)
 
     def done(counted) -> str:
-        return (
-            f"{counted.name} ({counted.slug}) counts in the ratings and series now; the event "
-            "it copied is left out instead, as a copy."
-        )
+        return _(
+            "%(name)s (%(slug)s) counts in the ratings and series now; the event it copied is "
+            "left out instead, as a copy."
+        ) % {"name": counted.name, "slug": counted.slug}
 
     return act(
         request,

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from core import selectors, services
 from core.copies.selectors import copy_of
@@ -33,13 +34,18 @@ class TableRow(TableProgress):
     url: str = ""
 
 
+def pair_words(pair, names: dict[int, str]) -> str:
+    """Two players who share a table, in words ("Ann and Bob")."""
+    shown = [names.get(pid, f"#{pid}") for pid in pair]
+    if len(shown) == 2:
+        return _("%(first)s and %(second)s") % {"first": shown[0], "second": shown[1]}
+    return ", ".join(shown)
+
+
 def quality_report(round_: Round, names: dict[int, str]) -> dict[str, Any]:
     """The seating's quality in words; `repeat_pairs` holds entry ids (the seating's)."""
     quality = dict(round_.quality or {})
-    pairs = [
-        " and ".join(names.get(pid, f"#{pid}") for pid in pair)
-        for pair in quality.get("repeat_pairs") or []
-    ]
+    pairs = [pair_words(pair, names) for pair in quality.get("repeat_pairs") or []]
     spread = quality.get("rank_spread")
     return {
         "error": quality.get("error"),
@@ -49,10 +55,7 @@ def quality_report(round_: Round, names: dict[int, str]) -> dict[str, Any]:
         "widest_spread": max(spread) if spread else None,
         "known": bool(quality),
         "club_meetings": quality.get("club_meetings"),
-        "club_pairs": [
-            " and ".join(names.get(pid, f"#{pid}") for pid in pair)
-            for pair in quality.get("club_pairs") or []
-        ],
+        "club_pairs": [pair_words(pair, names) for pair in quality.get("club_pairs") or []],
     }
 
 
@@ -225,5 +228,5 @@ def table_jump(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = TableJumpForm(request.GET)
     if form.is_valid() and round_.tables.filter(number=form.cleaned_data["table"]).exists():
         return redirect("director:sheet", slug, number, form.cleaned_data["table"])
-    messages.error(request, f"Round {number} has no such table.")
+    messages.error(request, _("Round %(number)s has no such table.") % {"number": number})
     return redirect("director:round", slug, number)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core import services
@@ -16,13 +18,17 @@ from tournaments.models import Entry
 
 
 def late_message(entry: Entry) -> str:
-    text = f"{entry.player.name} is entered"
     latest = entry.event.rounds.order_by("-number").first()
     if latest is not None and latest.status == "published":
-        text += f"; round {latest.number} is in play without them, they are seated from the next"
+        text = _(
+            "%(name)s is entered; round %(number)s is in play without them, they are seated "
+            "from the next."
+        )
     elif latest is not None and latest.status == "draft":
-        text += f"; round {latest.number}'s draft is seated again with them"
-    return text + "."
+        text = _("%(name)s is entered; round %(number)s's draft is seated again with them.")
+    else:
+        text = _("%(name)s is entered.")
+    return text % {"name": entry.player.name, "number": latest.number if latest else ""}
 
 
 @login_required
@@ -48,7 +54,11 @@ def add_late_player(request: HttpRequest, slug: str) -> HttpResponse:
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
     def done(result: tuple[int, int]) -> str:
         changed, present = result
-        return f"{present} player{'s' if present != 1 else ''} checked in ({changed} changed)."
+        return ngettext(
+            "%(present)s player checked in (%(changed)s changed).",
+            "%(present)s players checked in (%(changed)s changed).",
+            present,
+        ) % {"present": present, "changed": changed}
 
     def call(event, data) -> tuple[int, int]:
         present = list(data["present"])
@@ -75,7 +85,10 @@ def substitute(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         slug,
         SubstituteForm,
-        lambda r: f"{r[0].player.name} replaces {r[1].player.name}, who is withdrawn.",
+        lambda r: (
+            _("%(substitute)s replaces %(name)s, who is withdrawn.")
+            % {"substitute": r[0].player.name, "name": r[1].player.name}
+        ),
         call,
         form_takes_event=True,
     )
@@ -88,8 +101,11 @@ def extra_round(request: HttpRequest, slug: str) -> HttpResponse:
     return act(
         request,
         lambda e: (
-            f"The event now plans {e.rounds_planned} rounds: round {e.rounds_planned} "
-            "can start once the rounds before it are closed."
+            _(
+                "The event now plans %(rounds)s rounds: round %(rounds)s can start once the rounds "
+                "before it are closed."
+            )
+            % {"rounds": e.rounds_planned}
         ),
         lambda: services.add_extra_round(event=event, by=request.user),
         dashboard_url(event),
@@ -100,9 +116,12 @@ def extra_round(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def day_options(request: HttpRequest, slug: str) -> HttpResponse:
     def done(e) -> str:
-        check = "only checked-in players are seated" if e.check_in else "check-in is off"
-        clubs = "clubs are kept apart" if e.club_avoidance else "clubs are not kept apart"
-        return f"From the next round seated: {check}; {clubs}."
+        check = _("only checked-in players are seated") if e.check_in else _("check-in is off")
+        clubs = _("clubs are kept apart") if e.club_avoidance else _("clubs are not kept apart")
+        return _("From the next round seated: %(check)s; %(clubs)s.") % {
+            "check": check,
+            "clubs": clubs,
+        }
 
     return event_form_action(
         request,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from core import selectors, services
@@ -15,27 +16,37 @@ from director.forms import LeavePointForm, WithdrawForm
 from tournaments.models import Entry
 
 
-def leaving_message(entry: Entry, verb: str) -> str:
-    """What a withdrawal or a new leave point did at the player's table, in words."""
+def leaving_message(entry: Entry, withdrew: bool) -> str:
+    """What a withdrawal (or a new leave point) did at the player's table, in words."""
     name = entry.player.name
     seat = selectors.seat_in_play(entry)
     if seat is None or seat.left_after_hand is None:
-        return f"{name} {verb}."
+        text = _("%(name)s withdrew.") if withdrew else _("%(name)s now leaves.")
+        return text % {"name": name}
     table = seat.table
-    text = (
-        f"{name} {verb} after hand {seat.left_after_hand} at table {table.number}: their set "
-        "is incomplete and ranks after the round's complete sets."
-    )
-    if table.closed_after_hand is not None:
-        text += (
-            f" Table {table.number} has fewer than three players left, so it closed after "
-            f"hand {table.closed_after_hand}: once the round is closed, the hands it could not "
-            "play are scored from the field for the players still at it."
+    values = {"name": name, "hand": seat.left_after_hand, "table": table.number}
+    if withdrew:
+        text = _(
+            "%(name)s withdrew after hand %(hand)s at table %(table)s: their set is incomplete "
+            "and ranks after the round's complete sets."
         )
+    else:
+        text = _(
+            "%(name)s now leaves after hand %(hand)s at table %(table)s: their set is "
+            "incomplete and ranks after the round's complete sets."
+        )
+    text %= values
+    if table.closed_after_hand is not None:
+        closed = _(
+            "Table %(table)s has fewer than three players left, so it closed after hand "
+            "%(hand)s: once the round is closed, the hands it could not play are scored from "
+            "the field for the players still at it."
+        ) % {"table": table.number, "hand": table.closed_after_hand}
+        text += " " + closed
     return text
 
 
-def leaving_action(request: HttpRequest, slug: str, form_class: type, verb: str, change):
+def leaving_action(request: HttpRequest, slug: str, form_class: type, withdrew: bool, change):
     """Read a withdrawal or leave-point form; `change(entry, left_after_hand)` calls the
     service, and the message says what it did at the player's table."""
     event = director_event(request, slug)
@@ -46,7 +57,7 @@ def leaving_action(request: HttpRequest, slug: str, form_class: type, verb: str,
     entry = form.cleaned_data["player"]
     return act(
         request,
-        lambda _: leaving_message(entry, verb),
+        lambda result: leaving_message(entry, withdrew),
         lambda: change(entry, form.cleaned_data["left_after_hand"]),
         url,
     )
@@ -59,7 +70,7 @@ def withdraw_player(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         slug,
         WithdrawForm,
-        "withdrew",
+        True,
         lambda entry, left: services.withdraw_entry(
             entry=entry, left_after_hand=left, by=request.user
         ),
@@ -73,7 +84,7 @@ def change_leave_point(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         slug,
         LeavePointForm,
-        "now leaves",
+        False,
         lambda entry, left: services.set_leave_point(
             entry=entry, left_after_hand=left, by=request.user
         ),

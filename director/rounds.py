@@ -10,6 +10,8 @@ from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from core import services
@@ -33,7 +35,7 @@ def start_round(request: HttpRequest, slug: str) -> HttpResponse:
         request,
         slug,
         StartRoundForm,
-        "The next round is started; its seating is ready below as a draft.",
+        _("The next round is started; its seating is ready below as a draft."),
         lambda event, data: services.start_round(
             event=event, policy=data["policy"] or None, seed=data["seed"], by=request.user
         ),
@@ -48,9 +50,10 @@ def round_action(
     return act(request, done, lambda: call(round_), dashboard_url(round_.event))
 
 
-def round_view(done: str, call: Callable[..., Any], *, text_fields: tuple[str, ...] = ()):
+def round_view(done, call: Callable[..., Any], *, text_fields: tuple[str, ...] = ()):
     """A POST on a round that calls one service, `call(round=..., by=...)` with the
-    form's `text_fields` too, and says `done` (with the round's {number})."""
+    form's `text_fields` too, and says `done` (a lazy text with the round's %(number)s,
+    worded in the language of the request)."""
 
     @login_required
     @require_POST
@@ -60,24 +63,30 @@ def round_view(done: str, call: Callable[..., Any], *, text_fields: tuple[str, .
             request,
             slug,
             number,
-            done.format(number=number),
+            done % {"number": number},
             lambda r: call(round=r, by=request.user, **given),
         )
 
     return view
 
 
-publish_round = round_view("Round {number} is published: it is in play.", services.publish_round)
-close_round = round_view("Round {number} is closed.", partial(services.close_round, force=False))
+publish_round = round_view(
+    gettext_lazy("Round %(number)s is published: it is in play."), services.publish_round
+)
+close_round = round_view(
+    gettext_lazy("Round %(number)s is closed."), partial(services.close_round, force=False)
+)
 force_close_round = round_view(
-    "Round {number} is closed with hands missing (recorded as forced).",
+    gettext_lazy("Round %(number)s is closed with hands missing (recorded as forced)."),
     partial(services.close_round, force=True),
 )
 
 
 reopen_round = round_view(
-    "Round {number} is reopened: it is in play again, and its hands can be entered or "
-    "corrected. Close it again when they are.",
+    gettext_lazy(
+        "Round %(number)s is reopened: it is in play again, and its hands can be entered or "
+        "corrected. Close it again when they are."
+    ),
     services.reopen_round,
     text_fields=("reason",),
 )
@@ -89,7 +98,7 @@ def finish_event(request: HttpRequest, slug: str) -> HttpResponse:
     event = director_event(request, slug)
     return act(
         request,
-        "The event is finished: its standings are the final results.",
+        _("The event is finished: its standings are the final results."),
         lambda: services.finish_event(event=event, by=request.user),
         dashboard_url(event),
     )
@@ -105,7 +114,7 @@ def reseat_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return invalid_form(request, form, url)
     return act(
         request,
-        f"Round {number} is seated again.",
+        _("Round %(number)s is seated again.") % {"number": number},
         lambda: services.reseat_round(
             round=round_, seed=form.cleaned_data["seed"], by=request.user
         ),
@@ -133,7 +142,8 @@ def swap_players(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def change(round_: Round, data: dict[str, Any]) -> tuple[str, Callable]:
         first, second = data["first"], data["second"]
         return (
-            f"{first.player.name} and {second.player.name} have swapped places.",
+            _("%(first)s and %(second)s have swapped places.")
+            % {"first": first.player.name, "second": second.player.name},
             lambda: services.swap_players(
                 round=round_, first=first, second=second, by=request.user
             ),
@@ -148,7 +158,8 @@ def move_player(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def change(round_: Round, data: dict[str, Any]) -> tuple[str, Callable]:
         entry, table_number = data["player"], data["table"]
         return (
-            f"{entry.player.name} moved to table {table_number}.",
+            _("%(name)s moved to table %(table)s.")
+            % {"name": entry.player.name, "table": table_number},
             lambda: services.move_player(
                 round=round_, entry=entry, table_number=table_number, by=request.user
             ),
@@ -163,7 +174,7 @@ def lock_table(request: HttpRequest, slug: str, number: int, table: int) -> Http
     found = director_table(request, slug, number, table)
     return act(
         request,
-        f"Table {table} is locked.",
+        _("Table %(table)s is locked.") % {"table": table},
         lambda: services.lock_table(table=found, by=request.user),
         dashboard_url(found.round.event),
     )
@@ -174,15 +185,17 @@ def lock_table(request: HttpRequest, slug: str, number: int, table: int) -> Http
 def mark_at_fault(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     found = director_table(request, slug, number, table)
     positions = [int(p) for p in request.POST.getlist("seats") if p.isdigit()]
+    if positions:
+        done = ngettext(
+            "Table %(table)s: seat %(seats)s marked at fault for the hands not played.",
+            "Table %(table)s: seats %(seats)s marked at fault for the hands not played.",
+            len(positions),
+        ) % {"table": table, "seats": ", ".join(map(str, positions))}
+    else:
+        done = _("Table %(table)s: nobody is marked at fault.") % {"table": table}
     return act(
         request,
-        f"Table {table}: "
-        + (
-            f"seat{'s' if len(positions) > 1 else ''} {', '.join(map(str, positions))} marked "
-            "at fault for the hands not played."
-            if positions
-            else "nobody is marked at fault."
-        ),
+        done,
         lambda: services.mark_at_fault(
             table=found, positions=positions, reason=request.POST.get("reason", ""), by=request.user
         ),
@@ -196,7 +209,7 @@ def unlock_table(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     found = director_table(request, slug, number, table)
     return act(
         request,
-        f"Table {table} is unlocked: its hands can be corrected.",
+        _("Table %(table)s is unlocked: its hands can be corrected.") % {"table": table},
         lambda: services.unlock_table(table=found, by=request.user),
         dashboard_url(found.round.event),
     )

@@ -12,6 +12,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.formats import time_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from core import selectors, services
@@ -53,21 +55,49 @@ def clock_done(stored: RoundClock, action: str, minutes: int | None, table: int 
     clock = stored.as_clock()
     reading = clock.read(timezone.now(), table)
     if action == "pause":
-        return f"The clock is paused with {format_duration(reading.remaining_s)} left."
+        return _("The clock is paused with %(left)s left.") % {
+            "left": format_duration(reading.remaining_s)
+        }
     if reading.ends_at is None:
-        ends = "the clock is paused"
+        ends = _("the clock is paused")
     elif reading.state == OVER:
-        ends = f"time ran out at {at(reading.ends_at)}"
+        ends = _("time ran out at %(time)s") % {"time": at(reading.ends_at)}
     else:
-        ends = f"time runs out at {at(reading.ends_at)}"
+        ends = _("time runs out at %(time)s") % {"time": at(reading.ends_at)}
     if action == "start":
-        return f"The clock is started: {clock.minutes} minutes; {ends}."
+        return _("The clock is started: %(minutes)s minutes; %(ends)s.") % {
+            "minutes": clock.minutes,
+            "ends": ends,
+        }
     if action == "resume":
-        return f"The clock is running again: {ends}."
-    given = f"{abs(minutes or 0)} minute{'' if abs(minutes or 0) == 1 else 's'}"
-    change = f"{given} more" if (minutes or 0) > 0 else f"{given} less"
-    who = f"Table {table} has" if table else "Every table has"
-    return f"{who} {change}: {ends}."
+        return _("The clock is running again: %(ends)s.") % {"ends": ends}
+    given = abs(minutes or 0)
+    values = {"table": table, "minutes": given, "ends": ends}
+    if table and (minutes or 0) > 0:
+        text = ngettext(
+            "Table %(table)s has %(minutes)s minute more: %(ends)s.",
+            "Table %(table)s has %(minutes)s minutes more: %(ends)s.",
+            given,
+        )
+    elif table:
+        text = ngettext(
+            "Table %(table)s has %(minutes)s minute less: %(ends)s.",
+            "Table %(table)s has %(minutes)s minutes less: %(ends)s.",
+            given,
+        )
+    elif (minutes or 0) > 0:
+        text = ngettext(
+            "Every table has %(minutes)s minute more: %(ends)s.",
+            "Every table has %(minutes)s minutes more: %(ends)s.",
+            given,
+        )
+    else:
+        text = ngettext(
+            "Every table has %(minutes)s minute less: %(ends)s.",
+            "Every table has %(minutes)s minutes less: %(ends)s.",
+            given,
+        )
+    return text % values
 
 
 @login_required
@@ -100,7 +130,7 @@ def post_announcement(request: HttpRequest, slug: str) -> HttpResponse:
     text = " ".join(form.cleaned_data["text"].split())
     return act(
         request,
-        f"On the screens now: “{text}”.",
+        _("On the screens now: “%(text)s”.") % {"text": text},
         lambda: services.post_announcement(event=event, text=text, by=request.user),
         url,
     )
@@ -113,7 +143,7 @@ def remove_announcement(request: HttpRequest, slug: str, announcement_id: int) -
     found = selectors.announcement_of(event, announcement_id)
     return act(
         request,
-        f"Taken off the screens (kept in the history): “{found.text}”.",
+        _("Taken off the screens (kept in the history): “%(text)s”.") % {"text": found.text},
         lambda: services.remove_announcement(announcement=found, by=request.user),
         dashboard_url(event) + "#announce",
     )
@@ -131,7 +161,9 @@ def time_rule(request: HttpRequest, slug: str) -> HttpResponse:
     rule = " ".join(form.cleaned_data["time_rule"].split())
     return act(
         request,
-        f"At time, the screens now say: “{rule}”." if rule else "No rule shows at time now.",
+        _("At time, the screens now say: “%(rule)s”.") % {"rule": rule}
+        if rule
+        else _("No rule shows at time now."),
         lambda: services.update_event(event=event, data={"time_rule": rule}, by=request.user),
         url,
     )

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
 from core import caching, selectors, services
@@ -63,9 +64,9 @@ def set_table_entry(request: HttpRequest, slug: str) -> HttpResponse:
         return invalid_form(request, form, url)
     choice = form.cleaned_data["table_entry"]
     done = (
-        "Players now enter their tables' hands; another player at the table confirms each."
+        _("Players now enter their tables' hands; another player at the table confirms each.")
         if choice == Event.TableEntry.PLAYERS
-        else "Only directors enter the hands now; the players' codes open nothing."
+        else _("Only directors enter the hands now; the players' codes open nothing.")
     )
     data = {"table_entry": choice}
     return act(
