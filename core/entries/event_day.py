@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.common import with_history_user
 from core.entries.services import create_player, register_entry
@@ -35,7 +36,7 @@ def add_late_player(
     draft is seated again with them). With check-in, they are checked in: they are here."""
     name = (name or "").strip()
     if not name:
-        raise InvalidInput("Give the player's name.", field="name")
+        raise InvalidInput(_("Give the player's name."), field="name")
     player = create_player(name=name, club=(club or "").strip(), country=country or "", by=by)
     return register_entry(
         event=event, player=player, seed_number=seed_number, checked_in=event.check_in, by=by
@@ -61,11 +62,12 @@ def record_check_in(
     by_pk = {e.pk: e for e in rows}
     strangers = wanted - set(by_pk)
     if strangers:
-        raise InvalidInput("Choose players of this event.", field="players")
+        raise InvalidInput(_("Choose players of this event."), field="players")
     withdrawn = [by_pk[pk].player.name for pk in sorted(wanted) if by_pk[pk].status != "active"]
     if withdrawn:
         raise InvalidInput(
-            f"{', '.join(withdrawn)} withdrew; only active players are checked in.",
+            _("%(names)s withdrew; only active players are checked in.")
+            % {"names": ", ".join(withdrawn)},
             field="players",
         )
     changed = 0
@@ -104,7 +106,8 @@ def add_extra_round(*, event: Event, by: AbstractBaseUser | None = None) -> Even
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.FINISHED:
         raise StateConflict(
-            "The event is finished; reopen its last round to play on.", field="rounds_planned"
+            _("The event is finished; reopen its last round to play on."),
+            field="rounds_planned",
         )
     return update_event(event=event, data={"rounds_planned": event.rounds_planned + 1}, by=by)
 
@@ -116,7 +119,8 @@ def round_of_substitution(event: Event) -> Round | None:
         return None
     if latest.status == Round.Status.SEATING:
         raise StateConflict(
-            f"Round {latest.number} is being seated; substitute once its draft is ready.",
+            _("Round %(round)s is being seated; substitute once its draft is ready.")
+            % {"round": latest.number},
             field="round",
         )
     return latest
@@ -139,9 +143,11 @@ def substitute_entry(
     event = Event.objects.select_for_update().get(pk=entry.event_id)
     entry = Entry.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry.pk)
     if entry.status != Entry.Status.ACTIVE:
-        raise InvalidInput(f"{entry.player.name} has withdrawn already.", field="player")
+        raise InvalidInput(
+            _("%(name)s has withdrawn already.") % {"name": entry.player.name}, field="player"
+        )
     if event.status == Event.Status.FINISHED:
-        raise StateConflict("The event is finished.", field="event")
+        raise StateConflict(_("The event is finished."), field="event")
     round_ = round_of_substitution(event)
     seat = None
     if round_ is not None:
@@ -149,9 +155,12 @@ def substitute_entry(
     started = seat is not None and Hand.objects.filter(table_id=seat.table_id).exists()
     if started and round_.status == Round.Status.PUBLISHED:
         raise StateConflict(
-            f"Table {seat.table.number} has started round {round_.number}; a substitute "
-            f"replaces a player only before their table's first hand. Withdraw "
-            f"{entry.player.name} instead (their set ends where they left).",
+            _(
+                "Table %(table)s has started round %(round)s; a substitute replaces a player "
+                "only before their table's first hand. Withdraw %(name)s instead (their set "
+                "ends where they left)."
+            )
+            % {"table": seat.table.number, "round": round_.number, "name": entry.player.name},
             field="player",
         )
     if player_entry is not None:
@@ -161,21 +170,23 @@ def substitute_entry(
             .get(pk=player_entry.pk)
         )
         if sub.event_id != event.pk:
-            raise InvalidInput("Choose a player of this event.", field="substitute")
+            raise InvalidInput(_("Choose a player of this event."), field="substitute")
         if sub.status == Entry.Status.ACTIVE:
             raise InvalidInput(
-                f"{sub.player.name} is playing already; a substitute is a new player or one "
-                "who withdrew.",
+                _("%(name)s is playing already; a substitute is a new player or one who withdrew.")
+                % {"name": sub.player.name},
                 field="substitute",
             )
         if Seat.objects.filter(round=round_, entry=sub).exists():
             raise StateConflict(
-                f"{sub.player.name} sat in round {round_.number} already.", field="substitute"
+                _("%(name)s sat in round %(round)s already.")
+                % {"name": sub.player.name, "round": round_.number},
+                field="substitute",
             )
     else:
         name = (name or "").strip()
         if not name:
-            raise InvalidInput("Give the substitute's name.", field="name")
+            raise InvalidInput(_("Give the substitute's name."), field="name")
         player = create_player(name=name, club=(club or "").strip(), by=by)
         sub = Entry(event=event, player=player)
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, Max, OuterRef
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
@@ -32,18 +34,17 @@ def last_hand_entered(table: Table) -> int:
     return scored.aggregate(n=Max("number"))["n"] or 0
 
 
-def hands_word(numbers: list[int]) -> str:
-    return ("hand " if len(numbers) == 1 else "hands ") + as_ranges(numbers)
-
-
 def check_leave_point(seat: Seat, value: object) -> int:
     """`value` as a leave point for this seat, or the reason it cannot be one."""
     hand_count = seat.table.round.event.rules.hand_count
     name, table = seat.entry.player.name, seat.table.number
     if not is_whole_number(value) or not 0 <= value <= hand_count:
         raise InvalidInput(
-            f"A leave point is the last hand the player played, 0 to {hand_count} "
-            f"(0: before the first hand), not {value!r}.",
+            _(
+                "A leave point is the last hand the player played, 0 to %(most)s "
+                "(0: before the first hand), not %(value)s."
+            )
+            % {"most": hand_count, "value": repr(value)},
             field="left_after_hand",
         )
     played = HandScore.objects.filter(hand=OuterRef("pk"), seat=seat)
@@ -55,22 +56,32 @@ def check_leave_point(seat: Seat, value: object) -> int:
     )
     after = [number for number, with_seat in recorded if with_seat and number > value]
     if after:
-        one = len(after) == 1
         raise StateConflict(
-            f"{name} has a score in {hands_word(after)} at table {table}: a player who left "
-            f"after hand {value} plays no later hand. Delete {'it' if one else 'them'} first "
-            f"({'it' if one else 'they'} can be entered again without {name}), or give a "
-            "later leave point.",
+            ngettext(
+                "%(name)s has a score in hand %(hands)s at table %(table)s: a player who left "
+                "after hand %(after)s plays no later hand. Delete it first (it can be entered "
+                "again without %(name)s), or give a later leave point.",
+                "%(name)s has a score in hands %(hands)s at table %(table)s: a player who left "
+                "after hand %(after)s plays no later hand. Delete them first (they can be "
+                "entered again without %(name)s), or give a later leave point.",
+                len(after),
+            )
+            % {"name": name, "hands": as_ranges(after), "table": table, "after": value},
             field="left_after_hand",
         )
     without = [number for number, with_seat in recorded if not with_seat and number <= value]
     if without:
-        one = len(without) == 1
         raise StateConflict(
-            f"{hands_word(without).capitalize()} at table {table} "
-            f"{'was' if one else 'were'} recorded without {name}: delete "
-            f"{'it' if one else 'them'} first, then enter {'it' if one else 'them'} again "
-            f"with {name}'s score, or give an earlier leave point.",
+            ngettext(
+                "Hand %(hands)s at table %(table)s was recorded without %(name)s: delete it "
+                "first, then enter it again with %(name)s's score, or give an earlier leave "
+                "point.",
+                "Hands %(hands)s at table %(table)s were recorded without %(name)s: delete "
+                "them first, then enter them again with %(name)s's score, or give an earlier "
+                "leave point.",
+                len(without),
+            )
+            % {"name": name, "hands": as_ranges(without), "table": table},
             field="left_after_hand",
         )
     return value
@@ -116,14 +127,18 @@ def set_leave_point(
     entry = Entry.objects.select_for_update(of=("self",)).select_related("player").get(pk=entry.pk)
     if entry.status != Entry.Status.WITHDRAWN:
         raise InvalidInput(
-            f"{entry.player.name} has not withdrawn; only a player who left has a leave point.",
+            _("%(name)s has not withdrawn; only a player who left has a leave point.")
+            % {"name": entry.player.name},
             field="left_after_hand",
         )
     seat = seat_in_play(entry)
     if seat is None:
         raise StateConflict(
-            f"{entry.player.name} is not seated in a round in play; a leave point can change "
-            "only while the round is in play (reopen a closed round first).",
+            _(
+                "%(name)s is not seated in a round in play; a leave point can change only "
+                "while the round is in play (reopen a closed round first)."
+            )
+            % {"name": entry.player.name},
             field="left_after_hand",
         )
     return place_leave_point(seat, left_after_hand, by)
@@ -136,8 +151,11 @@ def leave_table(entry: Entry, left_after_hand: int | None, by: AbstractBaseUser 
     if seat is None:
         if left_after_hand is not None:
             raise InvalidInput(
-                f"{entry.player.name} is not seated in a round in play, so there is no hand "
-                "to leave after: leave the leave point out.",
+                _(
+                    "%(name)s is not seated in a round in play, so there is no hand to leave "
+                    "after: leave the leave point out."
+                )
+                % {"name": entry.player.name},
                 field="left_after_hand",
             )
         return

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core.common import full_clean_or_raise, with_history_user
 from core.entries.leaving import leave_table, rejoin_table, set_leave_point
@@ -47,10 +48,13 @@ def register_entry(
     draft round seated again takes them."""
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.status == Event.Status.FINISHED:
-        raise StateConflict("The event is finished; no more players can enter.", field="player")
+        raise StateConflict(_("The event is finished; no more players can enter."), field="player")
     entry = Entry.objects.filter(event=event, player=player).first()
     if entry is not None and entry.status == Entry.Status.ACTIVE:
-        raise InvalidInput(f"{player.name} is already entered in this event.", field="player")
+        raise InvalidInput(
+            _("%(name)s is already entered in this event.") % {"name": player.name},
+            field="player",
+        )
     was_withdrawn = entry is not None  # an active one was refused above
     if entry is None:
         entry = Entry(event=event, player=player)
@@ -67,7 +71,10 @@ def register_entry(
         .exclude(pk=entry.pk)
         .exists()
     ):
-        raise InvalidInput(f"Seed {entry.seed_number} is already taken.", field="seed_number")
+        raise InvalidInput(
+            _("Seed %(seed)s is already taken.") % {"seed": entry.seed_number},
+            field="seed_number",
+        )
     with_history_user(entry, by).save()
     if was_withdrawn:
         rejoin_table(entry, by)
