@@ -27,6 +27,8 @@ import time
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import npgettext
 
 from core.common import client_address
 from core.counters import counters
@@ -85,8 +87,11 @@ def check_allowed(client: str, place: str = "") -> None:
     since = found.get(since_key) or time.time()
     wait = max(1, int(since + window_seconds() - time.time()))
     raise TooManyAttempts(
-        f"Too many wrong codes from your address here. Wait {minutes(wait)}, then try again "
-        "(or ask the director for your code).",
+        _(
+            "Too many wrong codes from your address here. Wait %(wait)s, then try again "
+            "(or ask the director for your code)."
+        )
+        % {"wait": minutes(wait)},
         field=FIELD,
         retry_after=wait,
     )
@@ -106,5 +111,8 @@ def count_wrong(client: str, place: str = "") -> None:
 
 def minutes(seconds: int) -> str:
     if seconds < 90:
-        return f"{seconds} seconds"
-    return f"{round(seconds / 60)} minutes"
+        return npgettext("wait", "%(count)s seconds", "%(count)s seconds", seconds) % {
+            "count": seconds
+        }
+    count = round(seconds / 60)
+    return npgettext("wait", "%(count)s minutes", "%(count)s minutes", count) % {"count": count}

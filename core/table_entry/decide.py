@@ -11,6 +11,7 @@ rather than a bare conflict.
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from core.errors import InvalidInput, ProposalChanged, StaleVersion
 from core.hands.services import Recorded, lock_table_for_write, record_hand
@@ -44,17 +45,24 @@ def record_proposal(
         raise settled_meanwhile(table, number, proposal)
     if proposal.version != version:
         raise ProposalChanged(
-            f"Hand {number} was entered again (by seat {proposal.entered_seat}) since you "
-            "looked at it: nothing was recorded. Look at the new entry before you record it.",
+            _(
+                "Hand %(hand)s was entered again (by seat %(seat)s) since you looked at it: "
+                "nothing was recorded. Look at the new entry before you record it."
+            )
+            % {"hand": number, "seat": proposal.entered_seat},
             field="version",
         )
+    # Who gave the version recorded, for the hand's history (stored as written).
     entered = f"seat {proposal.entered_seat} ({proposal.entered_by.player.name})"
     document, whose = proposal.entry, f"the version entered by {entered}"
     if disputed:
         if proposal.alternative is None:
             raise InvalidInput(
-                f"Nobody gave another version of hand {number}: record it as entered, or "
-                "enter it in the sheet.",
+                _(
+                    "Nobody gave another version of hand %(hand)s: record it as entered, or "
+                    "enter it in the sheet."
+                )
+                % {"hand": number},
                 field="version",
             )
         disputer = f"seat {proposal.disputed_seat} ({proposal.disputed_by.player.name})"
@@ -83,19 +91,25 @@ def settled_meanwhile(table: Table, number: int, latest: Proposal) -> StaleVersi
     )
     if scored is None:
         return StaleVersion(
-            f"The players' entries for hand {number} were set aside meanwhile by a "
-            "director's entry: nothing was recorded. Enter the hand in the sheet.",
+            _(
+                "The players' entries for hand %(hand)s were set aside meanwhile by a "
+                "director's entry: nothing was recorded. Enter the hand in the sheet."
+            )
+            % {"hand": number},
             field="version",
         )
     if scored.recorded_by is not None:
-        who = f"saved by {scored.recorded_by.get_username()}"
+        who = _("saved by %(user)s") % {"user": scored.recorded_by.get_username()}
     elif latest.state == Proposal.State.RECORDED:
-        who = f"confirmed by seat {latest.confirmed_seat}"
+        who = _("confirmed by seat %(seat)s") % {"seat": latest.confirmed_seat}
     else:
-        who = "recorded by a director"
+        who = _("recorded by a director")
     return StaleVersion(
-        f"This hand was recorded meanwhile: hand {number} stands at version "
-        f"{scored.version}, {who}. The players' entries for it are settled and nothing was "
-        "changed; if the hand is wrong, correct it in the sheet.",
+        _(
+            "This hand was recorded meanwhile: hand %(hand)s stands at version %(version)s, "
+            "%(who)s. The players' entries for it are settled and nothing was changed; if "
+            "the hand is wrong, correct it in the sheet."
+        )
+        % {"hand": number, "version": scored.version, "who": who},
         field="version",
     )

@@ -15,10 +15,13 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, F
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.entries.selectors import namesakes_of
 from core.events.selectors import round_with_seating
 from core.hands.selectors import HandView, PenaltyView, ResultView
+from core.hands.sheet_form import PENALTY_LABELS
 from core.table_entry.codes import shown
 from game import rules
 from scoring.models import Hand, Proposal
@@ -110,9 +113,17 @@ def penalty_lines(hand: HandView | None) -> list[str]:
         return []
     lines = []
     for p in hand.penalties:
-        label = rules.PENALTY_LABELS.get(p.kind, p.kind).lower()
-        calls = f" ({p.extra_calls} extra call{'s' if p.extra_calls != 1 else ''})"
-        lines.append(f"Seat {p.seat}: {label}, {p.points}" + (calls if p.extra_calls else ""))
+        label = str(PENALTY_LABELS.get(p.kind, p.kind)).lower()
+        values = {"seat": p.seat, "penalty": label, "points": p.points, "count": p.extra_calls}
+        if p.extra_calls:
+            line = ngettext(
+                "Seat %(seat)s: %(penalty)s, %(points)s (%(count)s extra call)",
+                "Seat %(seat)s: %(penalty)s, %(points)s (%(count)s extra calls)",
+                p.extra_calls,
+            )
+        else:
+            line = _("Seat %(seat)s: %(penalty)s, %(points)s")
+        lines.append(line % values)
     return lines
 
 
@@ -173,7 +184,10 @@ class ProposalView:
     @property
     def as_entered(self) -> Version:
         """The hand as entered, as it would be recorded."""
-        label = f"Entered by seat {self.entered.seat} · {self.entered.name}"
+        label = _("Entered by seat %(seat)s · %(name)s") % {
+            "seat": self.entered.seat,
+            "name": self.entered.name,
+        }
         return Version(label, self.hand, self.names, self.entry)
 
     @property
@@ -181,7 +195,10 @@ class ProposalView:
         """The versions side by side: as entered, and the disputing player's."""
         shown = [self.as_entered]
         if self.disputed is not None:
-            label = f"Disputed by seat {self.disputed.seat} · {self.disputed.name}"
+            label = _("Disputed by seat %(seat)s · %(name)s") % {
+                "seat": self.disputed.seat,
+                "name": self.disputed.name,
+            }
             other = self.alternative_entry or {}
             shown.append(Version(label, self.alternative if other else None, self.names, other))
         return shown

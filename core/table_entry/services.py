@@ -25,6 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import Forbidden, Missing, ProposalChanged, StaleVersion, StateConflict
@@ -75,7 +78,11 @@ def identify_player(*, table: Table, code: str, client: str, proven: bool = Fals
 
 
 def at_table(round_number: int, table_number: int) -> str:
-    return f"at table {table_number} in round {round_number}"
+    """Where a code is refused, as its refusal says it."""
+    return _("at table %(table)s in round %(round)s") % {
+        "table": table_number,
+        "round": round_number,
+    }
 
 
 def open_table(
@@ -89,7 +96,7 @@ def open_table(
     a wrong one is refused (403) and counted at this address, so guessing is throttled
     as at a public table (429 after a few)."""
     if not codes.normalize(code):
-        raise Missing("No such event.")
+        raise Missing(_("No such event."))
     table = players_table(slug, round_number, table_number)
 
     def lookup(typed: str) -> Seat | None:
@@ -133,7 +140,7 @@ def find_seat_at(*, slug: str, code: str, client: str) -> Seat:
     )
 
 
-IN_PLAY = "in a round in play"
+IN_PLAY = gettext_lazy("in a round in play")
 
 
 def checked_code(
@@ -154,28 +161,34 @@ def checked_code(
         seat = lookup(typed)
         if seat is None:
             raise Forbidden(
-                f"Your code is no longer that of a player {where}. Check your player slip.",
+                _("Your code is no longer that of a player %(where)s. Check your player slip.")
+                % {"where": where},
                 field=FIELD,
             )
         return seat
     codes.check_allowed(client, place)
     if not typed:
-        raise Forbidden("Give your player code (it is on your player slip).", field=FIELD)
+        raise Forbidden(_("Give your player code (it is on your player slip)."), field=FIELD)
     seat = lookup(typed)
     if seat is None:
         codes.count_wrong(client, place)
         raise Forbidden(
-            f"This is not the code of a player {where}. Check your player slip.", field=FIELD
+            _("This is not the code of a player %(where)s. Check your player slip.")
+            % {"where": where},
+            field=FIELD,
         )
     return seat
 
 
 def check_players_enter(event: Event) -> None:
     if event.table_entry != Event.TableEntry.PLAYERS:
-        raise Forbidden("At this event the directors enter the hands; players do not.", field=FIELD)
+        raise Forbidden(
+            _("At this event the directors enter the hands; players do not."), field=FIELD
+        )
 
 
 def named(seat: Seat) -> str:
+    """A seat as the history's reasons name it (stored as written, in English)."""
     return f"seat {seat.position} ({seat.entry.player.name})"
 
 
@@ -190,8 +203,11 @@ def player_at_table(
     table = lock_table_for_write(table)
     if not seat.plays_hand(number):
         raise Forbidden(
-            f"You left the table after hand {seat.left_after_hand}; the players still "
-            "at the table enter and confirm its hands.",
+            _(
+                "You left the table after hand %(hand)s; the players still at the table "
+                "enter and confirm its hands."
+            )
+            % {"hand": seat.left_after_hand},
             field=FIELD,
         )
     return table, seat
@@ -200,7 +216,8 @@ def player_at_table(
 def check_not_recorded(attempts: list[Hand], number: int) -> None:
     if any(hand.outcome == Hand.Outcome.SCORED for hand in attempts):
         raise StateConflict(
-            f"Hand {number} is already recorded; only a director can change it now.",
+            _("Hand %(hand)s is already recorded; only a director can change it now.")
+            % {"hand": number},
             field="hand",
         )
 
@@ -217,8 +234,8 @@ def latest_for_update(table: Table, number: int) -> Proposal | None:
 
 def disputed_conflict(proposal: Proposal) -> StateConflict:
     return StateConflict(
-        f"Hand {proposal.number} is disputed (by seat {proposal.disputed_seat}); the "
-        "director decides it.",
+        _("Hand %(hand)s is disputed (by seat %(seat)s); the director decides it.")
+        % {"hand": proposal.number, "seat": proposal.disputed_seat},
         field="hand",
     )
 
@@ -266,7 +283,10 @@ def propose_hand(
 
 
 def nothing_waiting(number: int) -> Missing:
-    return Missing(f"No entry for hand {number} is waiting for confirmation.", field="hand")
+    return Missing(
+        _("No entry for hand %(hand)s is waiting for confirmation.") % {"hand": number},
+        field="hand",
+    )
 
 
 @for_request("table")
@@ -302,13 +322,18 @@ def confirm_proposal(
         raise nothing_waiting(number)
     if version is not None and version != proposal.version:
         raise ProposalChanged(
-            f"Hand {number} was entered again (by seat {proposal.entered_seat}) since you "
-            "looked at it: nothing was recorded. Check the new entry before you confirm it.",
+            _(
+                "Hand %(hand)s was entered again (by seat %(seat)s) since you looked at it: "
+                "nothing was recorded. Check the new entry before you confirm it."
+            )
+            % {"hand": number, "seat": proposal.entered_seat},
             field="version",
         )
     if proposal.entered_by_id == seat.entry_id:
         raise StateConflict(
-            f"You entered hand {number}: another player at the table confirms it.", field=FIELD
+            _("You entered hand %(hand)s: another player at the table confirms it.")
+            % {"hand": number},
+            field=FIELD,
         )
     proposal.state = Proposal.State.RECORDED
     proposal.confirmed_by, proposal.confirmed_seat = seat.entry, seat.position
@@ -325,7 +350,8 @@ def confirm_proposal(
         )
     except StaleVersion as stale:  # a director changed the hand meanwhile
         raise StateConflict(
-            f"Hand {number} was changed by a director meanwhile; nothing was recorded.",
+            _("Hand %(hand)s was changed by a director meanwhile; nothing was recorded.")
+            % {"hand": number},
             field="hand",
         ) from stale
     return proposal
@@ -367,7 +393,10 @@ def dispute_proposal(
     if proposal.state != Proposal.State.PENDING:
         raise nothing_waiting(number)
     if proposal.entered_by_id == seat.entry_id:
-        raise StateConflict(f"You entered hand {number}: enter it again to change it.", field=FIELD)
+        raise StateConflict(
+            _("You entered hand %(hand)s: enter it again to change it.") % {"hand": number},
+            field=FIELD,
+        )
     proposal.state = Proposal.State.DISPUTED
     proposal.disputed_by, proposal.disputed_seat = seat.entry, seat.position
     proposal.alternative = alternative
