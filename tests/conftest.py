@@ -126,6 +126,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings, request, tmp_path
 
 
 @pytest.fixture
+def client():
+    """Django's test client asking as a browser does, with an Accept-Language (English):
+    a client that names no language is served its event's default language, which
+    costs a lookup no browser's request makes (tests/test_languages.py)."""
+    from django.test import Client
+
+    return Client(headers={"Accept-Language": "en"})
+
+
+@pytest.fixture
 def alice(db):
     """Directs the event under test (the fixture that makes it adds her)."""
     return make_alice()

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import gzip
+import json
+
 import polib
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.test import Client
 
-from core import caching
+from core import archive, caching
+from core.archive import export as archive_export
+from core.archive import importer as archive_import
 from core.management.commands.translations import (
     Fragment,
     catalogue_problems,
     fill,
     placeholders,
 )
-from tests.fixtures import make_world
+from kalooki_site.digits import ascii_digits, persian_digits
+from kalooki_site.middleware import read_digits_as_ascii
+from tests.core.test_archive import forget, resigned
+from tests.director.test_event_settings import as_posted
+from tests.fixtures import make_world, played_event
 from tournaments.models import Event
 
 
@@ -135,6 +145,12 @@ def w(db):
     return make_world()
 
 
+@pytest.fixture
+def bare():
+    """A client that names no language (the suite's `client` asks for English)."""
+    return Client()
+
+
 def set_default_language(event: Event, language: str) -> None:
     Event.objects.filter(pk=event.pk).update(language=language)
     caching.reset()  # as the settings page's save does (announce_screen)
@@ -147,24 +163,33 @@ def language_of(client, path: str, **headers) -> str:
     return response["Content-Language"]
 
 
-def test_the_cookie_comes_before_the_browser_before_the_event_before_english(client, w):
+def test_the_cookie_comes_before_the_browser_before_the_event_before_english(bare, w):
     page = f"/events/{w.event.slug}/"
-    assert language_of(client, page) == "en"
+    assert language_of(bare, page) == "en"
     set_default_language(w.event, "fa")
-    assert language_of(client, page) == "fa"
-    assert language_of(client, page, HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9") == "fa"
-    assert language_of(client, page, HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9,en;q=0.8") == "ru"
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    assert language_of(client, page, HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9") == "en"
+    assert language_of(bare, page) == "fa"
+    # The director's pages too (here: the way to sign in, for a reader signed out).
+    assert bare.get(f"/director/{w.event.slug}/settings/")["Content-Language"] == "fa"
+    assert language_of(bare, page, HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9") == "fa"
+    assert language_of(bare, page, HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9,en;q=0.8") == "ru"
+    bare.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    assert language_of(bare, page, HTTP_ACCEPT_LANGUAGE="ru-RU,ru;q=0.9") == "en"
 
 
 def test_a_page_about_no_event_asks_the_database_nothing_for_its_language(
-    client, w, django_assert_num_queries
+    bare, w, django_assert_num_queries
 ):
     set_default_language(w.event, "fa")
     with django_assert_num_queries(0):
-        assert client.get("/accounts/login/")["Content-Language"] == "en"
-    assert language_of(client, "/ratings/", HTTP_ACCEPT_LANGUAGE="fa") == "fa"
+        assert bare.get("/accounts/login/")["Content-Language"] == "en"
+    assert language_of(bare, "/ratings/", HTTP_ACCEPT_LANGUAGE="fa") == "fa"
+
+
+def test_the_events_language_is_looked_up_once_then_kept(bare, w, django_assert_num_queries):
+    set_default_language(w.event, "ru")
+    bare.get(f"/events/{w.event.slug}/")
+    with django_assert_num_queries(0):
+        assert bare.get(f"/events/{w.event.slug}/live/?v=0&s=0")["Content-Language"] == "ru"
 
 
 def test_the_switch_remembers_the_choice_and_keeps_the_reader_on_the_page(client, w):
@@ -179,3 +204,125 @@ def test_the_api_speaks_english_whatever_the_reader_asks(client, w):
     response = client.get(f"/api/v1/events/{w.event.slug}/", HTTP_ACCEPT_LANGUAGE="fa")
     assert response.status_code == 200
     assert "Content-Language" not in response
+
+
+# --- Right to left, and Persian digits -------------------------------------------------
+
+
+def test_a_persian_page_is_right_to_left_and_says_so(client, w):
+    page = client.get(f"/events/{w.event.slug}/", HTTP_ACCEPT_LANGUAGE="fa").content.decode()
+    assert '<html lang="fa" dir="rtl">' in page
+    assert 'class="language-switch"' in page
+    assert 'value="fa" lang="fa" dir="rtl" aria-pressed="true">فارسی</button>' in page
+    english = client.get(f"/events/{w.event.slug}/").content.decode()
+    assert '<html lang="en" dir="ltr">' in english
+    assert 'value="en" lang="en" dir="ltr" aria-pressed="true">English</button>' in english
+
+
+def test_persian_digits_in_the_text_only():
+    html = (
+        '<p title="Round 2" data-v="12">Round 2 of 3 &#39;x&#x27; &amp;</p>'
+        "<script>var a = 12;</script><style>.a{width:10px}</style>"
+        '<input value="12"><textarea>12</textarea>'
+        '<td class="code" translate="no"><span>AB12</span> 7</td> 8'
+        "<code>10H</code><kbd>JK 10H</kbd><!-- 12 --><br/>9"
+    )
+    assert persian_digits(html) == (
+        '<p title="Round 2" data-v="12">Round ۲ of ۳ &#39;x&#x27; &amp;</p>'
+        "<script>var a = 12;</script><style>.a{width:10px}</style>"
+        '<input value="12"><textarea>12</textarea>'
+        '<td class="code" translate="no"><span>AB12</span> 7</td> ۸'
+        "<code>10H</code><kbd>JK 10H</kbd><!-- 12 --><br/>۹"
+    )
+
+
+def test_a_persian_page_shows_persian_digits_but_keeps_its_addresses(client, w):
+    response = client.get(f"/events/{w.event.slug}/", HTTP_ACCEPT_LANGUAGE="fa")
+    page = response.content.decode()
+    main = page.split("<main", 1)[1]
+    assert "۱" in main
+    assert f'href="/events/{w.event.slug}/rounds/1/"' in main
+    assert 'src="/static/' in page and 'data-stale-seconds="' in page
+    gzipped = client.get(
+        f"/events/{w.event.slug}/", HTTP_ACCEPT_LANGUAGE="fa", HTTP_ACCEPT_ENCODING="gzip"
+    )
+    assert gzipped["Content-Encoding"] == "gzip"
+    assert gzip.decompress(gzipped.content).decode() == page
+
+
+def test_digits_typed_in_persian_are_read_as_numbers(rf):
+    request = rf.post("/director/x/", {"points": "۱۲", "other": "٣٤ and 5", "password": "۱۲۳"})
+    read_digits_as_ascii(request)
+    assert request.POST["points"] == "12"
+    assert request.POST["other"] == "34 and 5"
+    assert request.POST["password"] == "۱۲۳"
+    assert ascii_digits("۰۱۲۳۴۵۶۷۸۹") == "0123456789"
+
+
+def test_a_score_typed_in_persian_digits_is_saved(client, w):
+    client.force_login(w.alice)
+    response = client.post(
+        f"/director/{w.event.slug}/settings/",
+        {**as_posted(w.event), "round_minutes": "۷۵"},
+        HTTP_ACCEPT_LANGUAGE="fa",
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Event.objects.get(pk=w.event.pk).round_minutes == 75
+
+
+# --- Cached pages, the event's setting, the API and the archive ----------------------
+
+
+def test_cached_pages_are_kept_per_language(client, w):
+    page = f"/events/{w.event.slug}/"
+    russian = client.get(page, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    english = client.get(page).content.decode()
+    persian = client.get(page, HTTP_ACCEPT_LANGUAGE="fa").content.decode()
+    assert '<html lang="ru" dir="ltr">' in russian and "Турниры по калуки" in russian
+    assert '<html lang="en" dir="ltr">' in english and "Турниры" not in english
+    assert '<html lang="fa" dir="rtl">' in persian
+    # Served from the cache now, each in its own language.
+    assert client.get(page).content.decode() == english
+    assert client.get(page, HTTP_ACCEPT_LANGUAGE="ru").content.decode() == russian
+
+
+def test_the_settings_page_saves_the_events_language_and_pages_follow_it(
+    client, bare, w, django_capture_on_commit_callbacks
+):
+    assert language_of(bare, f"/events/{w.event.slug}/") == "en"
+    client.force_login(w.alice)
+    page = client.get(f"/director/{w.event.slug}/settings/").content.decode()
+    assert 'name="language"' in page and '<option value="fa">' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/director/{w.event.slug}/settings/", {**as_posted(w.event), "language": "fa"}
+        )
+    assert response.status_code == 302
+    assert Event.objects.get(pk=w.event.pk).language == "fa"
+    assert language_of(bare, f"/events/{w.event.slug}/") == "fa"
+
+
+def test_the_api_reads_and_writes_the_events_language(client, w):
+    url = f"/api/v1/events/{w.event.slug}/"
+    assert client.get(url).json()["language"] == "en"
+    client.force_login(w.alice)
+    response = client.patch(url, {"language": "ru"}, content_type="application/json")
+    assert response.status_code == 200, response.json()
+    assert response.json()["language"] == "ru"
+    refused = client.patch(url, {"language": "de"}, content_type="application/json")
+    assert refused.status_code == 400 and "language" in refused.json()
+
+
+def test_the_archive_carries_the_language_and_an_older_one_is_english(alice):
+    event = played_event(director=alice)
+    Event.objects.filter(pk=event.pk).update(language="fa")
+    event.refresh_from_db()
+    document = json.loads(archive.dumps(archive_export.export_event(event)))
+    assert document["payload"]["event"]["language"] == "fa"
+    forget(event)
+    imported = archive_import.import_event(raw=json.dumps(document)).event
+    assert Event.objects.get(pk=imported.pk).language == "fa"
+    del document["payload"]["event"]["language"]
+    forget(imported)
+    imported = archive_import.import_event(raw=resigned(document)).event
+    assert Event.objects.get(pk=imported.pk).language == "en"

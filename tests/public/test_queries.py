@@ -17,21 +17,19 @@ pytestmark = pytest.mark.django_db
 # The most each page may run with nothing cached.
 # (The event, its standings or seating, and the screens: the round clock, announcements.
 # The standings once a player has withdrawn, as one has here: whether a substitute
-# replaced them. A round's or a table's players: the event's namesakes, to tell apart.
-# An event's page, for a reader whose browser names no language the site has, as this
-# client's names none: the event's default language, kept in the cache from then on.)
+# replaced them. A round's or a table's players: the event's namesakes, to tell apart.)
 PAGES = {
     "/": 1,
-    "/events/{slug}/": 8,
-    "/events/{slug}/?page=2": 8,
-    "/events/{slug}/?q=a": 8,
-    "/events/{slug}/live/?v=0": 8,
-    "/events/{slug}/projector/": 8,
-    "/events/{slug}/projector/live/?v=0": 8,
-    "/events/{slug}/rounds/1/": 11,  # closed: 9, and its adjusted scores
-    "/events/{slug}/rounds/2/live/?v=0": 10,
-    "/events/{slug}/rounds/2/tables/{table}/": 10,
-    "/events/{slug}/rounds/2/tables/{table}/live/?v=0": 10,
+    "/events/{slug}/": 7,
+    "/events/{slug}/?page=2": 7,
+    "/events/{slug}/?q=a": 7,
+    "/events/{slug}/live/?v=0": 7,
+    "/events/{slug}/projector/": 7,
+    "/events/{slug}/projector/live/?v=0": 7,
+    "/events/{slug}/rounds/1/": 10,  # closed: 9, and its adjusted scores
+    "/events/{slug}/rounds/2/live/?v=0": 9,
+    "/events/{slug}/rounds/2/tables/{table}/": 9,
+    "/events/{slug}/rounds/2/tables/{table}/live/?v=0": 9,
     "/players/{player}/": 9,  # 8, and their series results
     "/players/{player}/?vs={opponent}": 11,
     "/ratings/?all=1": 2,

@@ -134,6 +134,21 @@ def read_fragments(folder: Path, languages: list[str]) -> tuple[list[Fragment], 
     return entries, problems
 
 
+def conflicts(fragments: list[Fragment]) -> list[str]:
+    """Strings two fragments translate differently (the later file's wins)."""
+    first: dict[tuple[Key, str], Fragment] = {}
+    found = []
+    for fragment in fragments:
+        for language, text in fragment.texts.items():
+            earlier = first.setdefault((fragment.key, language), fragment)
+            if earlier is not fragment and earlier.texts[language] != text:
+                found.append(
+                    f"{language}: {shown(fragment.key)} is translated differently in "
+                    f"{earlier.source} and {fragment.source}; {fragment.source}'s is used"
+                )
+    return found
+
+
 def fill(po: polib.POFile, language: str, fragments: list[Fragment]) -> list[str]:
     """Put the fragments' translations into the catalogue; returns the fragments'
     msgids the sources no longer mark (a typo, or a string taken out)."""
@@ -320,7 +335,7 @@ class Command(BaseCommand):
 
     def update_catalogues(self, folder, languages, fragments, shape_problems) -> None:
         extract(folder, languages)
-        for problem in shape_problems:
+        for problem in shape_problems + conflicts(fragments):
             self.stderr.write(problem)
         unknown: set[str] = set()
         missing: dict[Key, list[str]] = {}
