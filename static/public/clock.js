@@ -32,6 +32,17 @@
     return (n < 10 ? "0" : "") + n;
   }
 
+  // Digits as the page's language writes them (Persian digits on a Persian page), as
+  // the server writes the page's own numbers.
+  var numerals = null;
+  try {
+    numerals = new Intl.NumberFormat(document.documentElement.lang || "en", { useGrouping: false });
+  } catch (e) { numerals = null; }
+  function digits(text) {
+    if (!numerals) return text;
+    return String(text).replace(/[0-9]/g, function (d) { return numerals.format(Number(d)); });
+  }
+
   // 5400 -> "1:30:00", 754 -> "12:34", 9 -> "0:09" (as the server writes it).
   function duration(seconds) {
     var hours = Math.floor(seconds / 3600);
@@ -50,7 +61,7 @@
       clock.setAttribute("data-state", state);
     }
     var time = clock.querySelector("[data-clock-time]");
-    var text = state === "over" ? "Time" : duration(left);
+    var text = state === "over" ? "Time" : digits(duration(left));
     if (time && time.textContent !== text) time.textContent = text;
     var rule = clock.querySelector("[data-clock-rule]");
     if (rule) rule.hidden = state !== "over";
@@ -112,7 +123,7 @@
 
   function clockTime(ms) {
     var d = new Date(ms);
-    return two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds());
+    return digits(two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds()));
   }
 
   function watch() {

@@ -7,6 +7,14 @@
   "use strict";
   var every = Math.max(1, Number(document.body.dataset.every) || 10) * 1000;
   var page = 0;
+  // Page numbers as the page's language writes them (Persian digits on a Persian page).
+  var numerals = null;
+  try {
+    numerals = new Intl.NumberFormat(document.documentElement.lang || "en", { useGrouping: false });
+  } catch (e) { numerals = null; }
+  function number(n) {
+    return numerals ? numerals.format(n) : String(n);
+  }
 
   function board() {
     return document.querySelector("[data-projector]");
@@ -50,8 +58,8 @@
     section.dataset.pages = String(pages);
     var shown = section.querySelector("[data-shown]");
     var total = section.querySelector("[data-count]");
-    if (shown) shown.textContent = String(page + 1);
-    if (total) total.textContent = String(pages);
+    if (shown) shown.textContent = number(page + 1);
+    if (total) total.textContent = number(pages);
   }
 
   function turn() {
