@@ -33,8 +33,10 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.utils.translation import get_language
 
 from core.counters import counters
 from tournaments.models import Event, Table
@@ -184,6 +186,13 @@ def announce_screen(event: Event, version: int) -> None:
 
 
 # --- The default language of an event's pages --------------------------------------------
+
+
+def in_reader_language(key: str) -> str:
+    """The key of a copy made for the reader's language (the one active now): a page,
+    or a document holding words, is kept once per language, so a reader in one never
+    fills the copy a reader in another is served."""
+    return f"{key}:{get_language() or settings.LANGUAGE_CODE}"
 
 
 def language_key(slug: str) -> str:

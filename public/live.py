@@ -10,7 +10,8 @@ kept the way `core.caching` keeps every derived document.
   whose standings are cached needs no query: one round trip to the cache fetches the
   event, the announced versions and the page's cached content together.
 - The documents and rendered fragments are signed (`core.caching.signed`) with what
-  they depend on: the event, both versions and the latest round.
+  they depend on: the event, both versions and the latest round; each is kept once
+  per language (`core.caching.in_reader_language`), words and all.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from core.caching import (
     PREFIX,
     ProcessCopies,
     announced,
+    in_reader_language,
     keep_signed,
     remember_version,
     screen_key,
@@ -49,7 +51,8 @@ def event_key(slug: str) -> str:
 
 
 def page_key(name: str) -> str:
-    return f"{PREFIX}:html:{name}"
+    """A rendered page's key: one copy per language."""
+    return in_reader_language(f"{PREFIX}:html:{name}")
 
 
 # A page load of a busy public event would otherwise fetch the event's row and the
@@ -139,14 +142,17 @@ def signature(event: Event) -> tuple:
 def board(event: Event) -> selectors.Board:
     """The leaderboard (standings in rank order, the round's progress): no query when
     cached, 3 otherwise."""
-    return signed(f"{PREFIX}:board:{event.pk}", signature(event), partial(selectors.board, event))
+    key = in_reader_language(f"{PREFIX}:board:{event.pk}")
+    return signed(key, signature(event), partial(selectors.board, event))
 
 
 def screen(event: Event) -> selectors.Screen:
     """The latest round's clock and the announcements showing: no query when cached,
     2 otherwise."""
     return signed(
-        f"{PREFIX}:screen-doc:{event.pk}", signature(event), partial(selectors.screen, event)
+        in_reader_language(f"{PREFIX}:screen-doc:{event.pk}"),
+        signature(event),
+        partial(selectors.screen, event),
     )
 
 
@@ -154,7 +160,7 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
     """Every table of a public round with each seat's set total: 5 queries, or none."""
     selectors.check_round(event, number)
     return signed(
-        f"{PREFIX}:round:{event.pk}:{number}",
+        in_reader_language(f"{PREFIX}:round:{event.pk}:{number}"),
         signature(event),
         partial(selectors.round_board, event, number),
     )
@@ -164,7 +170,9 @@ def sheet(event: Event, table: Table) -> selectors.TableSheet:
     """A table's hand-by-hand sheet with running totals and the hand being played (the
     first not yet scored): 4 queries, or none when cached."""
     return signed(
-        f"{PREFIX}:table:{table.pk}", signature(event), partial(selectors.table_sheet, table)
+        in_reader_language(f"{PREFIX}:table:{table.pk}"),
+        signature(event),
+        partial(selectors.table_sheet, table),
     )
 
 
