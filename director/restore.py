@@ -7,6 +7,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from core import services
@@ -17,9 +19,11 @@ from director.sheet import check_hand_number
 
 
 class RestoreForm(forms.Form):
-    version = forms.IntegerField(min_value=1, label="Version to restore")
-    current = forms.IntegerField(min_value=0, label="Version now")
-    reason = forms.CharField(max_length=CORRECTION_REASON_MAX, required=False, label="Reason")
+    version = forms.IntegerField(min_value=1, label=gettext_lazy("Version to restore"))
+    current = forms.IntegerField(min_value=0, label=gettext_lazy("Version now"))
+    reason = forms.CharField(
+        max_length=CORRECTION_REASON_MAX, required=False, label=gettext_lazy("Reason")
+    )
 
 
 @login_required
@@ -50,7 +54,7 @@ def restore_version(request: HttpRequest, slug: str, number: int, table: int, ha
     else:
         messages.success(
             request,
-            f"Hand {hand} is restored to version {data['version']} "
-            f"(now version {recorded.hand.version}).",
+            _("Hand %(hand)s is restored to version %(version)s (now version %(now)s).")
+            % {"hand": hand, "version": data["version"], "now": recorded.hand.version},
         )
     return redirect("director:hand-history", slug, number, table, hand)

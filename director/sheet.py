@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core import selectors, services
@@ -195,15 +196,16 @@ class Sheet:
 def score_note(result: selectors.HandView, seat_result, down_and_out: bool) -> str:
     """How a seat's score was made: '82 pts ×2 +100 = 264' (points as typed: no note)."""
     parts = []
+    points = _("%(points)s pts") % {"points": seat_result.card_points}
     if seat_result.cards:
-        parts.append(f"{seat_result.card_points} pts")
+        parts.append(points)
     if seat_result.sat_out:
-        parts.append("sat out")
+        parts.append(_("sat out"))
     if down_and_out and seat_result.seat != result.went_out:
         parts.append("×2")
     if seat_result.penalty_points:
         parts.append(f"+{seat_result.penalty_points}")
-    if parts and parts != [f"{seat_result.card_points} pts"]:
+    if parts and parts != [points]:
         parts.append(f"= {seat_result.score}")
     return " ".join(parts)
 
@@ -335,10 +337,10 @@ def table_sheet(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 def refused(error: ServiceError, form: HandRowForm, table: Table, number: int) -> RowVerdict:
     if isinstance(error, StaleVersion):
         now = selectors.hand_version(table, number)
-        text = (
-            f"Someone else saved this hand meanwhile (now version {now}); your change was "
+        text = _(
+            "Someone else saved this hand meanwhile (now version %(version)s); your change was "
             "not saved. Show the saved hand, then enter your change again."
-        )
+        ) % {"version": now}
         return RowVerdict(problems=[RowProblem(text, "version")], stale=True)
     if isinstance(error, HandRejected):
         went_out = form.went_out_seat
@@ -391,7 +393,7 @@ def hand_row_view(
         return with_retry_after(response, error)
 
     if not is_htmx(request):
-        messages.success(request, f"Hand {hand} saved.")
+        messages.success(request, _("Hand %(hand)s saved.") % {"hand": hand})
         return redirect(f"{sheet_url(found)}#hand-{hand}")
     # The saved row alone is drawn again: it names its seats as they are (their numbers
     # tell two namesakes at one table apart), so the save reads nothing more for it.
@@ -416,7 +418,7 @@ def record_players_version(
     try:
         entry = request.POST.get("entry", "")
         if not (entry.isascii() and entry.isdigit() and len(entry) < 10):
-            raise InvalidInput("Reload the sheet: that entry is not one of this hand's.")
+            raise InvalidInput(_("Reload the sheet: that entry is not one of this hand's."))
         record_proposal(
             table=found, number=hand, version=int(entry), disputed=disputed, by=request.user
         )
@@ -425,8 +427,16 @@ def record_players_version(
         context = {**page_context(build_sheet(found)), **sheet_panel(found, problem=problem)}
         response = render(request, "director/sheet.html", context, status=error.status_code)
         return with_retry_after(response, error)
-    whose = "the disputing player's version" if disputed else "the version as entered"
-    messages.success(request, f"Hand {hand} recorded: {whose}. The players' entries are settled.")
+    if disputed:
+        done = _(
+            "Hand %(hand)s recorded: the disputing player's version. The players' entries are "
+            "settled."
+        )
+    else:
+        done = _(
+            "Hand %(hand)s recorded: the version as entered. The players' entries are settled."
+        )
+    messages.success(request, done % {"hand": hand})
     return redirect(f"{sheet_url(found)}#hand-{hand}")
 
 
@@ -444,7 +454,7 @@ def delete_hand(request: HttpRequest, slug: str, number: int, table: int, hand: 
             messages.error(request, text)
         return redirect("director:hand-history", slug, number, table, hand)
     if removed:
-        messages.success(request, f"Hand {hand} deleted; its history is kept.")
+        messages.success(request, _("Hand %(hand)s deleted; its history is kept.") % {"hand": hand})
     return redirect(f"{sheet_url(found)}#hand-{hand}")
 
 
