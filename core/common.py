@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext as _
 from rest_framework.throttling import BaseThrottle
 
 from core.errors import InvalidInput
@@ -43,10 +44,12 @@ def text_problem(value: str) -> str | None:
         return None
     char = found.group()
     if char == "\x00":
-        return "Text may not contain NUL characters."
+        return _("Text may not contain NUL characters.")
     if "\ud800" <= char <= "\udfff":
-        return f"Text may not contain an unpaired surrogate (U+{ord(char):04X})."
-    return f"Text may not contain control characters (U+{ord(char):04X})."
+        return _("Text may not contain an unpaired surrogate (U+%(code)s).") % {
+            "code": f"{ord(char):04X}"
+        }
+    return _("Text may not contain control characters (U+%(code)s).") % {"code": f"{ord(char):04X}"}
 
 
 # An imported history row's author is a name from the archive, never a user here (a

@@ -18,12 +18,19 @@ from dataclasses import dataclass, field
 
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
 from scoring.models import Hand
 from tournaments.models import Event, Round, Table
 
 PLAYING, COMPLETE, CLOSED, FORCED = "playing", "complete", "closed", "forced"
+# A round's status as stored, in the words of the messages that name it.
+STATUS_WORDS = {
+    Round.Status.SEATING: pgettext_lazy("round status", "seating"),
+    Round.Status.DRAFT: pgettext_lazy("round status", "draft"),
+    Round.Status.PUBLISHED: pgettext_lazy("round status", "published"),
+    Round.Status.CLOSED: pgettext_lazy("round status", "closed"),
+}
 TABLE_STATES = (PLAYING, COMPLETE, CLOSED, FORCED)
 
 

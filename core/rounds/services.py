@@ -14,7 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext
 
 from core import background, derived
 from core.adjusted.services import adjust_round, drop_adjusted
@@ -23,7 +23,7 @@ from core.errors import InvalidInput, StateConflict
 from core.hands import set_totals
 from core.locks import for_request
 from core.ratings.services import queue_ratings_refresh
-from core.rounds.selectors import round_progress
+from core.rounds.selectors import STATUS_WORDS, round_progress
 from core.seating.selectors import contenders_for
 from core.seating.services import check_seed, discard_draft
 from core.series.services import check_qualification_open
@@ -42,13 +42,6 @@ from tournaments.models import (
 
 AT_FAULT_REASON_MAX = Seat._meta.get_field("at_fault").max_length
 REOPEN_REASON_MAX = Event._meta.get_field("results_changed_reason").max_length - 20
-# A round's status as stored, in the words of the messages that name it.
-STATUS_CODES = {
-    Round.Status.SEATING: pgettext_lazy("round status", "seating"),
-    Round.Status.DRAFT: pgettext_lazy("round status", "draft"),
-    Round.Status.PUBLISHED: pgettext_lazy("round status", "published"),
-    Round.Status.CLOSED: pgettext_lazy("round status", "closed"),
-}
 
 
 def choose_policy(event: Event, number: int, requested: str | None) -> str:
@@ -253,7 +246,7 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
         raise StateConflict(
             # The status as stored ("draft", "seating", "closed"), in the reader's words.
             _("Round %(round)s is %(status)s; only a round in play can be closed.")
-            % {"round": round_.number, "status": STATUS_CODES[round_.status]},
+            % {"round": round_.number, "status": STATUS_WORDS[round_.status]},
             field="round",
         )
     # Its tables too (after the round, as every writer orders them): a hand being saved

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.translation import gettext as _
+
 from core.entries.names import shown_names
 from core.entries.selectors import namesakes_of, replacements
 from core.errors import Missing
@@ -109,7 +111,11 @@ class RoundClockView:
 
     def face(self, now: datetime, table: int | None = None) -> ClockFace:
         clock, now = self.at(now)
-        label = f"Table {table}" if table else f"Round {self.round}"
+        label = (
+            _("Table %(table)s") % {"table": table}
+            if table
+            else _("Round %(round)s") % {"round": self.round}
+        )
         extra = clock.extra_s.get(table, 0) if table else 0
         return ClockFace(label, clock.read(now, table), extra)
 
@@ -126,7 +132,7 @@ def round_clock(event: Event, number: int) -> RoundClockView:
     """Round `number`'s clock with every table's extra time: 2 queries."""
     round_ = Round.objects.filter(event=event, number=number).select_related("clock").first()
     if round_ is None:
-        raise Missing("No such round.")
+        raise Missing(_("No such round."))
     stored = getattr(round_, "clock", None)
     tables = Table.objects.filter(round=round_).order_by("number").values_list("number", flat=True)
     return RoundClockView(
@@ -164,7 +170,7 @@ def announcements(event: Event, *, current: bool | None = None, limit: int | Non
 def announcement_of(event: Event, announcement_id: int) -> Announcement:
     found = Announcement.objects.filter(event=event, pk=announcement_id).first()
     if found is None:
-        raise Missing("No such announcement.")
+        raise Missing(_("No such announcement."))
     return found
 
 

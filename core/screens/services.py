@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.caching import announce_screen
 from core.common import with_history_user
@@ -55,14 +57,18 @@ def clock_action(
     Event.objects.select_for_update().filter(pk=round.event_id).values_list("pk").get()
     round_ = Round.objects.select_for_update().select_related("event").get(pk=round.pk)
     if round_.status != Round.Status.PUBLISHED:
-        why = "closed" if round_.status == Round.Status.CLOSED else "not published yet"
-        raise StateConflict(
-            f"Round {round_.number} is {why}: only a round in play has a clock.", field="round"
-        )
+        if round_.status == Round.Status.CLOSED:
+            message = _("Round %(round)s is closed: only a round in play has a clock.")
+        else:
+            message = _("Round %(round)s is not published yet: only a round in play has a clock.")
+        raise StateConflict(message % {"round": round_.number}, field="round")
     stored = RoundClock.objects.filter(round=round_).first()
     clock = stored.as_clock() if stored else Clock(minutes=round_.event.round_minutes)
     if action == "extend" and table is not None and not round_.tables.filter(number=table).exists():
-        raise InvalidInput(f"Round {round_.number} has no table {table}.", field="table")
+        raise InvalidInput(
+            _("Round %(round)s has no table %(table)s.") % {"round": round_.number, "table": table},
+            field="table",
+        )
     try:
         changed = clock.act(timezone.now(), action, minutes, table)
     except ClockError as refused:
@@ -86,16 +92,23 @@ def post_announcement(
     """Put a line on the venue screens until a director removes it."""
     line = " ".join(str(text).split())  # one line, however it was typed
     if not line:
-        raise InvalidInput("Write the announcement.", field="text")
+        raise InvalidInput(_("Write the announcement."), field="text")
     if len(line) > ANNOUNCEMENT_MAX:
         raise InvalidInput(
-            f"An announcement is at most {ANNOUNCEMENT_MAX} characters; this one has {len(line)}.",
+            _("An announcement is at most %(most)s characters; this one has %(length)s.")
+            % {"most": ANNOUNCEMENT_MAX, "length": len(line)},
             field="text",
         )
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.announcements.filter(removed_at__isnull=True).count() >= MAX_SHOWN:
         raise StateConflict(
-            f"{MAX_SHOWN} announcements are showing already; remove one first.", field="text"
+            ngettext(
+                "%(count)s announcements are showing already; remove one first.",
+                "%(count)s announcements are showing already; remove one first.",
+                MAX_SHOWN,
+            )
+            % {"count": MAX_SHOWN},
+            field="text",
         )
     announcement = Announcement.objects.create(
         event=event, text=line, posted_at=timezone.now(), posted_by=user_or_none(by)

@@ -9,6 +9,8 @@ import secrets
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from simple_history.utils import bulk_create_with_history
 
 from core import background, derived
@@ -16,6 +18,7 @@ from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.hands.selectors import tables_have_hands
 from core.locks import for_request
+from core.rounds.selectors import STATUS_WORDS
 from core.screens.services import screens_changed
 from core.seating.selectors import seating_quality, seating_request
 from core.standings.services import queue_standings_refresh
@@ -70,8 +73,11 @@ def check_quality(quality: object, entries: set[int]) -> None:
     )
     if not ok:
         raise InvalidInput(
-            "The seating quality report is not one the seating gives "
-            f"({', '.join(sorted(QUALITY_KEYS))}, pairs of the round's players).",
+            _(
+                "The seating quality report is not one the seating gives "
+                "(%(keys)s, pairs of the round's players)."
+            )
+            % {"keys": ", ".join(sorted(QUALITY_KEYS))},
             field="quality",
         )
 
@@ -81,7 +87,8 @@ def check_seed(seed: object) -> int:
         return secrets.randbelow(MAX_SEED)
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
         raise InvalidInput(
-            f"The seed must be a whole number from 0 to {MAX_SEED - 1}.", field="seed"
+            _("The seed must be a whole number from 0 to %(most)s.") % {"most": MAX_SEED - 1},
+            field="seed",
         )
     return seed
 
@@ -94,7 +101,8 @@ def reseat_round(
     round_ = Round.objects.select_for_update().get(pk=round.pk)
     if round_.status not in (Round.Status.DRAFT, Round.Status.SEATING):
         raise StateConflict(
-            f"Round {round_.number} is {round_.status}; only a draft can be seated again.",
+            _("Round %(round)s is %(status)s; only a draft can be seated again.")
+            % {"round": round_.number, "status": STATUS_WORDS[round_.status]},
             field="round",
         )
     unseat(round_, by)
@@ -201,10 +209,15 @@ def seating_adjustable(round_: Round, *, hands_recorded: bool) -> bool:
 def check_adjustable(round_: Round, tables: list[Table]) -> None:
     if seating_adjustable(round_, hands_recorded=tables_have_hands(tables)):
         return
+    if round_.status == Round.Status.PUBLISHED:
+        message = _(
+            "Round %(round)s is %(status)s and hands are recorded at these tables; its "
+            "seating can no longer change."
+        )
+    else:
+        message = _("Round %(round)s is %(status)s; its seating can no longer change.")
     raise StateConflict(
-        f"Round {round_.number} is {round_.status}"
-        + (" and hands are recorded at these tables" if round_.status == "published" else "")
-        + "; its seating can no longer change.",
+        message % {"round": round_.number, "status": STATUS_WORDS[round_.status]},
         field="round",
     )
 
@@ -213,7 +226,9 @@ def seat_of(round_: Round, entry: Entry, field: str) -> Seat:
     seat = Seat.objects.filter(round=round_, entry=entry).select_related("table").first()
     if seat is None:
         raise InvalidInput(
-            f"{entry.player.name} is not seated in round {round_.number}.", field=field
+            _("%(name)s is not seated in round %(round)s.")
+            % {"name": entry.player.name, "round": round_.number},
+            field=field,
         )
     return seat
 
@@ -226,7 +241,7 @@ def swap_players(
     round_ = Round.objects.select_for_update(of=("self",)).select_related("event").get(pk=round.pk)
     a, b = seat_of(round_, first, "first"), seat_of(round_, second, "second")
     if a.pk == b.pk:
-        raise InvalidInput("Choose two different players to swap.", field="second")
+        raise InvalidInput(_("Choose two different players to swap."), field="second")
     check_adjustable(round_, [a.table, b.table])
     # Seats are unique per (round, entry) and (table, position): replace both rows.
     places = [
@@ -254,27 +269,40 @@ def move_player(
     last_number = round_.tables.count()
     if not isinstance(table_number, int) or not 1 <= table_number <= last_number + 1:
         raise InvalidInput(
-            f"Choose a table from 1 to {last_number}, or {last_number + 1} for a new table.",
+            _("Choose a table from 1 to %(last)s, or %(new)s for a new table.")
+            % {"last": last_number, "new": last_number + 1},
             field="table",
         )
     if table_number == source.number:
         raise InvalidInput(
-            f"{entry.player.name} already sits at table {table_number}.", field="table"
+            _("%(name)s already sits at table %(table)s.")
+            % {"name": entry.player.name, "table": table_number},
+            field="table",
         )
     target = round_.tables.filter(number=table_number).first()
     check_adjustable(round_, [source] + ([target] if target else []))
     source_size = source.seats.count()
     if source_size - 1 < MIN_SEATS:
         raise InvalidInput(
-            f"Table {source.number} would keep only {source_size - 1} players; "
-            f"a table needs at least {MIN_SEATS}.",
+            ngettext(
+                "Table %(table)s would keep only %(count)s players; a table needs at least "
+                "%(least)s.",
+                "Table %(table)s would keep only %(count)s players; a table needs at least "
+                "%(least)s.",
+                source_size - 1,
+            )
+            % {"table": source.number, "count": source_size - 1, "least": MIN_SEATS},
             field="table",
         )
     if target is None:
         target = Table.objects.create(round=round_, number=table_number)
     target_size = target.seats.count()
     if target_size + 1 > MAX_SEATS:
-        raise InvalidInput(f"Table {table_number} already has {MAX_SEATS} players.", field="table")
+        raise InvalidInput(
+            _("Table %(table)s already has %(most)s players.")
+            % {"table": table_number, "most": MAX_SEATS},
+            field="table",
+        )
     was_dealer = seat.first_dealer
     with_history_user(seat, by).delete()
     # Close the gap at the old table, keeping positions 1..n.

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
+from django.utils.translation import gettext as _
 
 from core.copies.selectors import copied_slug
 from core.entries.selectors import namesakes_of
@@ -59,7 +60,7 @@ def public_event(user: User, slug: str) -> Event:
         .first()
     )
     if event is None:
-        raise Missing("No such event.")
+        raise Missing(_("No such event."))
     return event
 
 
@@ -67,7 +68,7 @@ def check_round(event: Event, number: int) -> None:
     """A round the public may not see (not there, or only a draft seating) is a 404.
     `event` comes from `public_event`."""
     if event.latest_round is None or not 1 <= number <= event.latest_round:
-        raise Missing("No such round.")
+        raise Missing(_("No such round."))
 
 
 # --- The leaderboard ------------------------------------------------------------------
@@ -258,7 +259,7 @@ def player_history(user: User, player_id: int) -> dict[str, Any]:
     """A player's results in the events this user may see: 4 queries."""
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
-        raise Missing("No such player.")
+        raise Missing(_("No such player."))
     public_rounds = Round.objects.filter(status__in=PLAYED_ROUND_STATUSES)
     entries = list(
         Entry.objects.filter(player=player, event__in=visible_events(user).values("pk"))
@@ -267,7 +268,7 @@ def player_history(user: User, player_id: int) -> dict[str, Any]:
         .order_by("-event__starts_on", "-event__pk")
     )
     if not entries:  # nobody learns of a player who played only in private events
-        raise Missing("No such player.")
+        raise Missing(_("No such player."))
     latest: dict[int, Standing] = {}
     for standing in (
         Standing.objects.filter(entry__in=entries, round__in=public_rounds)

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from core.caching import versioned, versioned_key
 from core.entries.names import shown_names
 from core.entries.selectors import replacements
@@ -24,7 +27,7 @@ def standings_round(event: Event, number: int | None = None) -> Round | None:
     if number is not None:
         found = rounds.filter(number=number).first()
         if found is None:
-            raise Missing("No standings for this round.")
+            raise Missing(_("No standings for this round."))
         return found
     return rounds.order_by("-number").first()
 
@@ -42,11 +45,12 @@ class PlayerRef:
         return self.shown or self.name
 
 
-# How an incomplete set is explained wherever it matters (pages, CSV, PDF, API).
+# How an incomplete set is explained wherever it matters (pages, CSV, PDF, API), in
+# the reader's language: the standings are cached, so the words are found when shown.
 WHY_WORDS = {
-    ranking.WITHDREW: "withdrew",
-    ranking.SHORT: "table closed: fewer than three players were left",
-    ranking.FORCED: "forced close: the round was closed with hands missing",
+    ranking.WITHDREW: gettext_lazy("withdrew"),
+    ranking.SHORT: gettext_lazy("table closed: fewer than three players were left"),
+    ranking.FORCED: gettext_lazy("forced close: the round was closed with hands missing"),
 }
 
 
@@ -63,15 +67,22 @@ class IncompleteSet:
 
     @property
     def reason(self) -> str:
-        return WHY_WORDS.get(self.why, self.why)
+        return str(WHY_WORDS.get(self.why, self.why))
 
     @property
     def text(self) -> str:
         """'round 2, table 1: 1 of 9 hands (withdrew)'."""
-        return (
-            f"round {self.round}, table {self.table}: {self.played} of {self.hands} hands "
-            f"({self.reason})"
-        )
+        return ngettext(
+            "round %(round)s, table %(table)s: %(played)s of %(hands)s hands (%(reason)s)",
+            "round %(round)s, table %(table)s: %(played)s of %(hands)s hands (%(reason)s)",
+            self.hands,
+        ) % {
+            "round": self.round,
+            "table": self.table,
+            "played": self.played,
+            "hands": self.hands,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -89,9 +100,12 @@ class AdjustedHand:
     @property
     def text(self) -> str:
         """'round 2, table 4: hand 9 adjusted: 61, the field's mean'."""
-        return f"round {self.round}, table {self.table}: " + adjusted.words(
-            self.hand, self.score, self.rule
-        )
+        # The adjustment itself is worded by the rules (`game.adjusted`), in English.
+        return _("round %(round)s, table %(table)s: %(adjusted)s") % {
+            "round": self.round,
+            "table": self.table,
+            "adjusted": adjusted.words(self.hand, self.score, self.rule),
+        }
 
 
 @dataclass(frozen=True)
@@ -128,8 +142,10 @@ class StandingRow:
         """'did not play: replaced by Jane Doe', 'replaced by Jane Doe' or ''."""
         if self.replaced_by is None:
             return ""
-        said = f"replaced by {self.replaced_by.label}"
-        return f"did not play: {said}" if self.did_not_play else said
+        values = {"name": self.replaced_by.label}
+        if self.did_not_play:
+            return _("did not play: replaced by %(name)s") % values
+        return _("replaced by %(name)s") % values
 
     @property
     def status_text(self) -> str:
@@ -206,19 +222,31 @@ class Standings:
         lines = []
         for number, tables in self.adjusted_tables().items():
             lines.append(
-                f"In round {number}, hands not played at {tables_text(tables)} were scored "
-                f"from the field: {adjusted.explained()}"
+                _(
+                    "In round %(round)s, hands not played at %(tables)s were scored from the "
+                    "field: %(how)s"
+                )
+                % {"round": number, "tables": tables_text(tables), "how": adjusted.explained()}
             )
         for number, tables in self.tables_where(ranking.FORCED).items():
             lines.append(
-                f"Round {number} was closed with hands missing at {tables_text(tables)} "
-                "(forced), before hands were adjusted: the sets there are incomplete and "
-                "rank after the round's complete sets."
+                _(
+                    "Round %(round)s was closed with hands missing at %(tables)s (forced), "
+                    "before hands were adjusted: the sets there are incomplete and rank after "
+                    "the round's complete sets."
+                )
+                % {"round": number, "tables": tables_text(tables)}
             )
         for number, tables in self.tables_where(ranking.SHORT).items():
             lines.append(
-                f"In round {number}, {tables_text(tables)} closed early: fewer than three "
-                "players were left, so the sets there are incomplete until the round closes."
+                ngettext(
+                    "In round %(round)s, %(tables)s closed early: fewer than three players "
+                    "were left, so the sets there are incomplete until the round closes.",
+                    "In round %(round)s, %(tables)s closed early: fewer than three players "
+                    "were left, so the sets there are incomplete until the round closes.",
+                    len(tables),
+                )
+                % {"round": number, "tables": tables_text(tables)}
             )
         return lines
 
@@ -226,8 +254,8 @@ class Standings:
 def tables_text(numbers: list[int]) -> str:
     """'table 3' or 'tables 1, 2'."""
     if len(numbers) == 1:
-        return f"table {numbers[0]}"
-    return "tables " + ", ".join(str(n) for n in numbers)
+        return _("table %(table)s") % {"table": numbers[0]}
+    return _("tables %(tables)s") % {"tables": ", ".join(str(n) for n in numbers)}
 
 
 ROW_FIELDS = (
