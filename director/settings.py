@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from core import services
@@ -53,9 +54,9 @@ def event_settings(request: HttpRequest, slug: str) -> HttpResponse:
             add_service_errors(error, form, rows)
         else:
             if changes:
-                messages.success(request, "The settings are saved.")
+                messages.success(request, _("The settings are saved."))
             else:
-                messages.info(request, "Nothing was changed.")
+                messages.info(request, _("Nothing was changed."))
             return redirect(reverse("director:event-settings", args=[event.slug]))
     context = {"event": event, "form": form, "rows": rows, "locked": locked}
     refused = form.errors or rows.total_error_count() or rows.service_errors

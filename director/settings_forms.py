@@ -6,18 +6,22 @@ the field they name."""
 from __future__ import annotations
 
 from decimal import Decimal
+from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from game import prizes as game_prizes
 from game.ranking import TIEBREAKS
 from tournaments.models import Event, HouseRuleset
 
 # The event settings page, section by section: (title, fields).
-EVENT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("The event", ("name", "slug", "starts_on", "venue", "public", "language")),
+EVENT_GROUPS: tuple[tuple[Any, tuple[str, ...]], ...] = (
+    (gettext_lazy("The event"), ("name", "slug", "starts_on", "venue", "public", "language")),
     (
-        "The game",
+        gettext_lazy("The game"),
         (
             "ruleset",
             "custom_ruleset",
@@ -30,7 +34,7 @@ EVENT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     (
-        "The deck and penalties",
+        gettext_lazy("The deck and penalties"),
         (
             "packs",
             "jokers",
@@ -40,53 +44,70 @@ EVENT_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "penalty_per_hand",
         ),
     ),
-    ("Time", ("round_minutes", "time_rule")),
-    ("Seating", ("seating", "odd_tables", "check_in", "club_avoidance")),
-    ("Who enters the hands", ("table_entry",)),
-    ("Prizes", ("prize_currency", "prize_ties")),
+    (gettext_lazy("Time"), ("round_minutes", "time_rule")),
+    (gettext_lazy("Seating"), ("seating", "odd_tables", "check_in", "club_avoidance")),
+    (gettext_lazy("Who enters the hands"), ("table_entry",)),
+    (gettext_lazy("Prizes"), ("prize_currency", "prize_ties")),
 )
-EVENT_SETTINGS = tuple(name for _, names in EVENT_GROUPS for name in names)
+EVENT_SETTINGS = tuple(name for title, names in EVENT_GROUPS for name in names)
 
 LABELS = {
-    "slug": "Address (slug)",
-    "starts_on": "Starts on",
-    "public": "Public: anyone may follow it",
-    "language": "Default language",
-    "custom_ruleset": "House rules",
-    "rounds_planned": "Rounds",
-    "table_points": "Table points",
-    "advance_per_table": "Through from each table (knockout)",
-    "even_knockout_places": "Even places at tables of three and five (knockout)",
-    "packs": "Packs",
-    "jokers": "Jokers",
-    "director_penalty": "Director penalty (points)",
-    "overcall_penalty": "Charge the director penalty for an over-call",
-    "trinidad_doubling": "Trinidad doubling on a down and out",
-    "penalty_per_hand": "Penalty amounts may differ by hand",
-    "round_minutes": "Minutes per round",
-    "time_rule": "At time",
-    "seating": "Seating from round 2",
-    "odd_tables": "When the players do not fill tables of four",
-    "check_in": "Seat only checked-in players",
-    "club_avoidance": "Keep clubs apart",
-    "table_entry": "Who enters the hands",
-    "prize_currency": "Currency",
-    "prize_ties": "Players tied on every score before the draw",
+    "name": gettext_lazy("Name"),
+    "venue": gettext_lazy("Venue"),
+    "ruleset": gettext_lazy("Ruleset"),
+    "format": gettext_lazy("Format"),
+    "tiebreaks": gettext_lazy("Tiebreaks"),
+    "slug": gettext_lazy("Address (slug)"),
+    "starts_on": gettext_lazy("Starts on"),
+    "public": gettext_lazy("Public: anyone may follow it"),
+    "language": gettext_lazy("Default language"),
+    "custom_ruleset": gettext_lazy("House rules"),
+    "rounds_planned": gettext_lazy("Rounds"),
+    "table_points": gettext_lazy("Table points"),
+    "advance_per_table": gettext_lazy("Through from each table (knockout)"),
+    "even_knockout_places": gettext_lazy("Even places at tables of three and five (knockout)"),
+    "packs": gettext_lazy("Packs"),
+    "jokers": gettext_lazy("Jokers"),
+    "director_penalty": gettext_lazy("Director penalty (points)"),
+    "overcall_penalty": gettext_lazy("Charge the director penalty for an over-call"),
+    "trinidad_doubling": gettext_lazy("Trinidad doubling on a down and out"),
+    "penalty_per_hand": gettext_lazy("Penalty amounts may differ by hand"),
+    "round_minutes": gettext_lazy("Minutes per round"),
+    "time_rule": gettext_lazy("At time"),
+    "seating": gettext_lazy("Seating from round 2"),
+    "odd_tables": gettext_lazy("When the players do not fill tables of four"),
+    "check_in": gettext_lazy("Seat only checked-in players"),
+    "club_avoidance": gettext_lazy("Keep clubs apart"),
+    "table_entry": gettext_lazy("Who enters the hands"),
+    "prize_currency": gettext_lazy("Currency"),
+    "prize_ties": gettext_lazy("Players tied on every score before the draw"),
 }
+
+
+def tiebreaks_help() -> str:
+    return _("In order, separated by commas; the seeded draw always ends it. Known: %(known)s.") % {
+        "known": ", ".join(TIEBREAKS)
+    }
+
+
 HELP = {
-    "table_points": "Placement points per table, best place first: 4, 2, 1, 0 (ties share).",
-    "tiebreaks": "In order, separated by commas; the seeded draw always ends it. Known: "
-    + ", ".join(TIEBREAKS)
-    + ".",
-    "time_rule": "What happens when the clock runs out, as the players read it.",
-    "prize_currency": "As it is written before an amount: J$, TT$, US$.",
-    "language": "Of its pages, for a reader who has not chosen one and whose browser "
-    "asks for none the site has.",
-    "round_minutes": "A round's time on the clock unless the director starts it with another.",
+    "table_points": gettext_lazy(
+        "Placement points per table, best place first: 4, 2, 1, 0 (ties share)."
+    ),
+    "tiebreaks": lazy(tiebreaks_help, str)(),
+    "time_rule": gettext_lazy("What happens when the clock runs out, as the players read it."),
+    "prize_currency": gettext_lazy("As it is written before an amount: J$, TT$, US$."),
+    "language": gettext_lazy(
+        "Of its pages, for a reader who has not chosen one and whose browser asks for none the "
+        "site has."
+    ),
+    "round_minutes": gettext_lazy(
+        "A round's time on the clock unless the director starts it with another."
+    ),
 }
 PRIZE_TIE_CHOICES = [
-    (game_prizes.DRAW, "take their places as the seeded draw orders them"),
-    (game_prizes.SHARE, "share the amounts of the places they cover"),
+    (game_prizes.DRAW, gettext_lazy("take their places as the seeded draw orders them")),
+    (game_prizes.SHARE, gettext_lazy("share the amounts of the places they cover")),
 ]
 
 
@@ -107,7 +128,9 @@ class ListField(forms.CharField):
         try:
             return [self.item(p.strip()) for p in text.replace(";", ",").split(",") if p.strip()]
         except ValueError as error:
-            raise forms.ValidationError(f"Write it as {self.example}.") from error
+            raise forms.ValidationError(
+                _("Write it as %(example)s.") % {"example": self.example}
+            ) from error
 
 
 def model_field(name: str) -> forms.Field:
@@ -140,8 +163,12 @@ class EventSettingsForm(forms.Form):
                 data[name] = value
         return data
 
-    def groups(self) -> list[tuple[str, list[forms.BoundField]]]:
-        return [(title, [self[name] for name in names]) for title, names in EVENT_GROUPS]
+    def groups(self) -> list[tuple[str, list[forms.BoundField], bool]]:
+        """Each section: its title, its fields, and whether the prize table's rows follow."""
+        return [
+            (title, [self[name] for name in names], "prize_currency" in names)
+            for title, names in EVENT_GROUPS
+        ]
 
 
 def settings_field(name: str) -> forms.Field:
@@ -154,7 +181,9 @@ def settings_field(name: str) -> forms.Field:
             required=False,
             widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             input_formats=["%Y-%m-%d", "%d/%m/%Y", "%d.%m.%Y", "%d-%m-%Y", "%d %b %Y"],
-            error_messages={"invalid": "Give the date as 14/12/2026 (day, month, year)."},
+            error_messages={
+                "invalid": gettext_lazy("Give the date as 14/12/2026 (day, month, year).")
+            },
         )
     elif name in ("check_in", "club_avoidance"):
         field = forms.BooleanField(required=False)
@@ -162,8 +191,8 @@ def settings_field(name: str) -> forms.Field:
         field = forms.ModelChoiceField(
             queryset=HouseRuleset.objects.order_by("name"),
             required=False,
-            empty_label="none: the ruleset above",
-            error_messages={"invalid_choice": "Choose house rules from the list."},
+            empty_label=gettext_lazy("none: the ruleset above"),
+            error_messages={"invalid_choice": gettext_lazy("Choose house rules from the list.")},
         )
     elif name == "prize_ties":
         field = forms.ChoiceField(choices=PRIZE_TIE_CHOICES)
@@ -190,10 +219,10 @@ class PrizeRowForm(forms.Form):
     J$50,000, 50000.00), an item, or both. A blank row is left out."""
 
     place = forms.IntegerField(
-        min_value=1, max_value=game_prizes.MAX_PLACES, required=False, label="Place"
+        min_value=1, max_value=game_prizes.MAX_PLACES, required=False, label=gettext_lazy("Place")
     )
-    amount = forms.CharField(max_length=40, required=False, label="Amount")
-    item = forms.CharField(max_length=200, required=False, label="Item")
+    amount = forms.CharField(max_length=40, required=False, label=gettext_lazy("Amount"))
+    item = forms.CharField(max_length=200, required=False, label=gettext_lazy("Item"))
 
     def clean_amount(self) -> Decimal | None:
         text = self.cleaned_data["amount"].strip()
@@ -203,14 +232,15 @@ class PrizeRowForm(forms.Form):
             return game_prizes.parse_amount(text)
         except ValueError:
             raise forms.ValidationError(
-                f"{text!r} is not an amount: write it as 50,000 or J$50,000.00."
+                _("%(text)s is not an amount: write it as 50,000 or J$50,000.00.")
+                % {"text": repr(text)}
             ) from None
 
     def clean(self):
         data = super().clean()
         given = data.get("amount") is not None or data.get("item", "").strip()
         if given and data.get("place") is None and "place" not in self.errors:
-            self.add_error("place", "Give the place this prize is for.")
+            self.add_error("place", _("Give the place this prize is for."))
         return data
 
 
@@ -232,8 +262,13 @@ def prize_row_errors(rows: forms.BaseFormSet) -> list[str]:
     for i, errors in enumerate(rows.errors, start=1):
         for name, texts in errors.items():
             field = rows.forms[i - 1].fields.get(name)
-            box = f", {field.label.lower()}" if field is not None else ""
-            found.extend(f"Prize row {i}{box}: {text}" for text in texts)
+            for text in texts:
+                values = {"row": i, "text": text}
+                if field is not None:
+                    values["box"] = str(field.label).lower()
+                    found.append(_("Prize row %(row)s, %(box)s: %(text)s") % values)
+                else:
+                    found.append(_("Prize row %(row)s: %(text)s") % values)
     return found
 
 
