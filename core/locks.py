@@ -23,6 +23,7 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
+from django.utils.translation import gettext_lazy
 
 from core.errors import Busy
 
@@ -34,9 +35,37 @@ LOCK_NOT_AVAILABLE = "55P03"
 BOUNDED = "kalooki_lock_wait_bounded"
 
 
+# What a busy row is refused with, by what the service names it (`for_request`).
+BUSY = {
+    "event": gettext_lazy(
+        "This event is busy: another change to it is still being saved. Nothing was "
+        "saved; try again in a few seconds."
+    ),
+    "round": gettext_lazy(
+        "This round is busy: another change to it is still being saved. Nothing was "
+        "saved; try again in a few seconds."
+    ),
+    "table": gettext_lazy(
+        "This table is busy: another change to it is still being saved. Nothing was "
+        "saved; try again in a few seconds."
+    ),
+    "series": gettext_lazy(
+        "This series is busy: another change to it is still being saved. Nothing was "
+        "saved; try again in a few seconds."
+    ),
+    "site's setting": gettext_lazy(
+        "This site's setting is busy: another change to it is still being saved. Nothing "
+        "was saved; try again in a few seconds."
+    ),
+}
+
+
 def busy(what: str) -> Busy:
+    message = BUSY.get(what)
     return Busy(
-        f"This {what} is busy: another change to it is still being saved. Nothing was "
+        str(message)
+        if message is not None
+        else f"This {what} is busy: another change to it is still being saved. Nothing was "
         "saved; try again in a few seconds.",
         retry_after=settings.LOCK_RETRY_AFTER_SECONDS,
     )

@@ -24,6 +24,7 @@ from bidi import get_display
 from django.conf import settings
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4, letter
@@ -65,7 +66,7 @@ def requested_paper(request: HttpRequest) -> str | None:
     unknown one is a 404, as a page that does not exist."""
     chosen = request.GET.get("paper")
     if chosen is not None and chosen not in PAPER:
-        raise Missing("Unknown paper size.")
+        raise Missing(_("Unknown paper size."))
     return chosen
 
 

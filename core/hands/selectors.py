@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
 from core.adjusted.selectors import table_adjusted
 from core.entries.selectors import namesakes_of
@@ -237,7 +238,7 @@ class TableSheet:
         for row in self.rows:
             if row.number == number:
                 return row
-        raise Missing("No such hand.")
+        raise Missing(_("No such hand."))
 
 
 def hands_of(tables: Iterable[Table], number: int | None = None) -> list[Hand]:
@@ -319,7 +320,7 @@ def hand_at(table: Table, number: int) -> HandView:
     """Hand `number` at `table` as it stands: 3 queries; 404 when not recorded."""
     found = current_hands(hands_of([table], number))
     if number not in found:
-        raise Missing("This hand has not been recorded.")
+        raise Missing(_("This hand has not been recorded."))
     return found[number]
 
 

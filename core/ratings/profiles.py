@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Sum
+from django.utils.translation import gettext as _
 
 from core.collation import by_name
 from core.events.access import User, visible_events
@@ -42,7 +43,8 @@ def chart(history: list[HistoryPoint]) -> dict[str, Any] | None:
             {
                 "x": round(x, 1),
                 "y": round(y, 1),
-                "label": f"{h.event}, round {h.round}: {h.rating:.1f}",
+                "label": _("%(event)s, round %(round)s: %(rating)s")
+                % {"event": h.event, "round": h.round, "rating": f"{h.rating:.1f}"},
             }
         )
     return {

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Sum
+from django.utils.translation import gettext_lazy
 
 from core.collation import by_name
 from core.entries.names import shown_names
@@ -84,7 +85,7 @@ def round_results(round_ids: list[int]) -> dict[int, list[list[maths.Result]]]:
 
 # --- The ratings as shown ---------------------------------------------------------------
 
-EXPLANATION = (
+EXPLANATION = gettext_lazy(
     "Rating = mu − 3σ: OpenSkill's estimate of a player's skill less three times its "
     "uncertainty, so it rises as results come in and newcomers start at 0."
 )

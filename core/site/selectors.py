@@ -7,6 +7,7 @@ import ipaddress
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from tournaments.models import SiteSetting
 
@@ -24,10 +25,10 @@ def site_url(request_base: str = "") -> str:
 def site_url_source() -> str:
     """Where the address comes from, in words for the page."""
     if stored_site_url():
-        return "set on these pages"
+        return _("set on these pages")
     if getattr(settings, "SITE_URL", ""):
-        return "the SITE_URL setting"
-    return "the address this page was opened at"
+        return _("the SITE_URL setting")
+    return _("the address this page was opened at")
 
 
 def is_loopback(url: str) -> bool:

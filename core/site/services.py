@@ -8,6 +8,7 @@ import re
 from urllib.parse import urlsplit
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from core.common import with_history_user
 from core.errors import Forbidden, InvalidInput
@@ -54,21 +55,28 @@ def check_site_url(value: str) -> str:
         parts = urlsplit(value)
         port = parts.port  # raises for a port that is not a number
     except ValueError as error:
-        raise InvalidInput(f"{value!r} is not an address: {error}.", field="site_url") from error
+        raise InvalidInput(
+            _("%(value)s is not an address: %(error)s.") % {"value": repr(value), "error": error},
+            field="site_url",
+        ) from error
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise InvalidInput(
-            f"{value!r} is not a web address; give one like https://kalooki.example.org "
-            "or http://192.168.1.20:8000.",
+            _(
+                "%(value)s is not a web address; give one like https://kalooki.example.org "
+                "or http://192.168.1.20:8000."
+            )
+            % {"value": repr(value)},
             field="site_url",
         )
     if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
         raise InvalidInput(
-            "Give the site's address only (scheme, host and port), without a path.",
+            _("Give the site's address only (scheme, host and port), without a path."),
             field="site_url",
         )
     if not is_host(parts.hostname):
         raise InvalidInput(
-            f"{parts.hostname!r} is not a host name or an IP address.", field="site_url"
+            _("%(host)s is not a host name or an IP address.") % {"host": repr(parts.hostname)},
+            field="site_url",
         )
     netloc = parts.hostname if ":" not in parts.hostname else f"[{parts.hostname}]"
     if port is not None:
@@ -81,7 +89,7 @@ def set_site_url(*, site_url: str, by: AbstractBaseUser | None = None) -> SiteSe
     """Set (or, empty, clear) the site's public address. Only a superuser or a user
     given the right to change the site's settings may."""
     if not may_set_site_url(by):
-        raise Forbidden("Only an administrator may change the site's address.", field="site_url")
+        raise Forbidden(_("Only an administrator may change the site's address."), field="site_url")
     value = check_site_url(site_url)
     setting = SiteSetting.objects.select_for_update().filter(pk=1).first() or SiteSetting(pk=1)
     if setting.pk and setting.site_url == value and not setting._state.adding:
