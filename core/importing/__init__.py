@@ -18,6 +18,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Lower
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.entries.services import create_player, register_entry
 from core.errors import InvalidInput, ServiceError
@@ -80,12 +82,23 @@ class ImportResult:
 
     def summary(self) -> str:
         parts = [
-            f"{len(self.entered)} entered",
-            f"{len(self.created)} new players",
-            f"{len(self.merged)} merged with existing players",
+            ngettext("%(count)s entered", "%(count)s entered", len(self.entered))
+            % {"count": len(self.entered)},
+            ngettext("%(count)s new players", "%(count)s new players", len(self.created))
+            % {"count": len(self.created)},
+            ngettext(
+                "%(count)s merged with existing players",
+                "%(count)s merged with existing players",
+                len(self.merged),
+            )
+            % {"count": len(self.merged)},
         ]
         if self.already_entered:
-            parts.append(f"{len(self.already_entered)} already entered")
+            count = len(self.already_entered)
+            parts.append(
+                ngettext("%(count)s already entered", "%(count)s already entered", count)
+                % {"count": count}
+            )
         return ", ".join(parts)
 
 
@@ -146,8 +159,11 @@ def suggest(row: Row, taken: Mapping[int, int] | None = None) -> None:
         row.suggested = NEW
         if row.candidates:
             row.notices.append(
-                f"A player called {row.name} is already registered with another club "
-                "or country: merge if it is the same person."
+                _(
+                    "A player called %(name)s is already registered with another club or "
+                    "country: merge if it is the same person."
+                )
+                % {"name": row.name}
             )
         return
     row.suggested = best.id
@@ -158,9 +174,14 @@ def describe_choice(row: Row, chosen: Candidate | None) -> None:
     if chosen is None:
         return
     if chosen.entry == Entry.Status.ACTIVE:
-        row.notices.append(f"{chosen.name} is already entered in this event; nothing changes.")
+        row.notices.append(
+            _("%(name)s is already entered in this event; nothing changes.") % {"name": chosen.name}
+        )
     elif chosen.entry == Entry.Status.WITHDRAWN:
-        row.notices.append(f"{chosen.name} had withdrawn from this event and will be active again.")
+        row.notices.append(
+            _("%(name)s had withdrawn from this event and will be active again.")
+            % {"name": chosen.name}
+        )
 
 
 def same_person(a: Row, b: Row) -> bool:
@@ -186,26 +207,32 @@ def check_file_duplicates(rows: list[Row]) -> None:
             twin = next((other for other in earlier if same_person(other, row)), None)
             if twin is not None:
                 row.errors.append(
-                    f"Row {row.line}: {row.name} is already on row {twin.line}, with the same "
-                    "club, country and rating; remove one. If they are two people, tell them "
-                    "apart in the file (a club, a country or a rating, or Sr./Jr. in the name)."
+                    _(
+                        "Row %(line)s: %(name)s is already on row %(twin)s, with the same club, "
+                        "country and rating; remove one. If they are two people, tell them apart "
+                        "in the file (a club, a country or a rating, or Sr./Jr. in the name)."
+                    )
+                    % {"line": row.line, "name": row.name, "twin": twin.line}
                 )
             elif earlier:
                 lines = ", ".join(str(other.line) for other in earlier)
-                by = (
-                    "their club and a number"
-                    if any(normalise_name(o.club) == normalise_name(row.club) for o in earlier)
-                    else "their club"
-                )
-                row.notices.append(
-                    f"Another {row.name} is on row {lines}: both are entered as two players, "
-                    f"told apart on the event's lists by {by}."
-                )
+                if any(normalise_name(o.club) == normalise_name(row.club) for o in earlier):
+                    notice = _(
+                        "Another %(name)s is on row %(lines)s: both are entered as two players, "
+                        "told apart on the event's lists by their club and a number."
+                    )
+                else:
+                    notice = _(
+                        "Another %(name)s is on row %(lines)s: both are entered as two players, "
+                        "told apart on the event's lists by their club."
+                    )
+                row.notices.append(notice % {"name": row.name, "lines": lines})
             earlier.append(row)
         if row.seed is not None:
             if row.seed in seeds:
                 row.errors.append(
-                    f"Row {row.line}: seed {row.seed} is also given on row {seeds[row.seed]}."
+                    _("Row %(line)s: seed %(seed)s is also given on row %(other)s.")
+                    % {"line": row.line, "seed": row.seed, "other": seeds[row.seed]}
                 )
             else:
                 seeds.setdefault(row.seed, row.line)
@@ -227,7 +254,10 @@ def check_seeds_taken(event: Event, rows: list[Row], choices: Mapping[int, str |
             continue
         holder, name = taken[row.seed]
         if choices.get(row.line, row.suggested) != holder:
-            row.errors.append(f"Row {row.line}: seed {row.seed} is already taken by {name}.")
+            row.errors.append(
+                _("Row %(line)s: seed %(seed)s is already taken by %(name)s.")
+                % {"line": row.line, "seed": row.seed, "name": name}
+            )
 
 
 def build_preview(
@@ -246,7 +276,7 @@ def build_preview(
         return preview
     preview.notices = [guessed, *notices] if guessed else notices
     if event.status == Event.Status.FINISHED:
-        preview.errors.append("The event is finished; no more players can enter.")
+        preview.errors.append(_("The event is finished; no more players can enter."))
     width = max(columns.values()) + 1
     preview.rows = [parse_row(line, values, columns, width) for line, values in raw_rows]
     check_file_duplicates(preview.rows)
@@ -263,9 +293,17 @@ def build_preview(
         if row.suggested in taken:
             chosen = row.candidate(row.suggested)
             row.errors.append(
-                f"Row {row.line}: {chosen.name if chosen else 'that player'} "
-                f"(#{row.suggested}) is already merged with row {taken[row.suggested]}; "
-                "one registered player is one person: choose a different person for one row."
+                _(
+                    "Row %(line)s: %(name)s (#%(player)s) is already merged with row "
+                    "%(other)s; one registered player is one person: choose a different "
+                    "person for one row."
+                )
+                % {
+                    "line": row.line,
+                    "name": chosen.name if chosen else _("that player"),
+                    "player": row.suggested,
+                    "other": taken[row.suggested],
+                }
             )
         else:
             taken[row.suggested] = row.line
@@ -280,8 +318,11 @@ def choose(row: Row, choice: str | int) -> None:
     chosen = row.candidate(choice) if isinstance(choice, int) else None
     if chosen is None:
         row.errors.append(
-            f"Row {row.line}: player {choice} is not one of the registered players "
-            f"called {row.name}."
+            _(
+                "Row %(line)s: player %(player)s is not one of the registered players "
+                "called %(name)s."
+            )
+            % {"line": row.line, "player": choice, "name": row.name}
         )
         return
     row.suggested = chosen.id
@@ -302,7 +343,9 @@ def parse_choice(value: object) -> str | int:
         return NEW
     if text.isdigit():
         return int(text)
-    raise InvalidInput(f"{value!r} is neither 'new' nor a player id.", field="choices")
+    raise InvalidInput(
+        _("%(value)s is neither 'new' nor a player id.") % {"value": repr(value)}, field="choices"
+    )
 
 
 @transaction.atomic
@@ -340,7 +383,11 @@ def apply_import(
         try:
             entry = register_entry(event=event, player=player, seed_number=row.seed, by=by)
         except ServiceError as error:
-            messages = [f"Row {row.line}: {m}" for msgs in error.errors.values() for m in msgs]
+            messages = [
+                _("Row %(line)s: %(message)s") % {"line": row.line, "message": m}
+                for msgs in error.errors.values()
+                for m in msgs
+            ]
             raise InvalidInput({f"row {row.line}": messages}) from error
         result.entered.append(entry)
     return result

@@ -10,6 +10,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_countries import countries
 
 from core.entries.names import name_key
@@ -127,7 +129,7 @@ class Row:
 # --- reading the file -------------------------------------------------------------
 
 
-WINDOWS_1252_NOTICE = (
+WINDOWS_1252_NOTICE = gettext_lazy(
     "The file is not UTF-8: it was read as Windows-1252, the encoding Excel on Windows "
     'saves a plain "CSV" in. Check the accented names below; if any looks wrong, save the '
     'file as "CSV UTF-8" and upload it again.'
@@ -144,20 +146,23 @@ def decode_with_notice(data: bytes) -> tuple[str, str]:
     Windows-1252 (Excel's plain "CSV" on Windows)."""
     if len(data) > MAX_BYTES:
         raise InvalidInput(
-            f"The file is {len(data):,} bytes; the most one import takes is {MAX_BYTES:,}.",
+            _("The file is %(size)s bytes; the most one import takes is %(most)s.")
+            % {"size": f"{len(data):,}", "most": f"{MAX_BYTES:,}"},
             field=FILE,
         )
     try:
         return data.decode("utf-8-sig"), ""
     except UnicodeDecodeError as error:
         try:
-            return data.decode("cp1252"), WINDOWS_1252_NOTICE
+            return data.decode("cp1252"), str(WINDOWS_1252_NOTICE)
         except UnicodeDecodeError:
             pass
         raise InvalidInput(
-            f"The file is not UTF-8 text (byte 0x{data[error.start]:02x} at position "
-            f'{error.start} cannot be read), nor Windows-1252. Save it as "CSV UTF-8" and '
-            "upload it again.",
+            _(
+                "The file is not UTF-8 text (byte 0x%(byte)s at position %(position)s cannot "
+                'be read), nor Windows-1252. Save it as "CSV UTF-8" and upload it again.'
+            )
+            % {"byte": f"{data[error.start]:02x}", "position": error.start},
             field=FILE,
         ) from error
 
@@ -173,10 +178,10 @@ def read_rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]], l
     """The column index of each known column, the data rows with their line numbers,
     and notices about ignored columns. Raises InvalidInput for a file it cannot use."""
     if "\x00" in text:
-        raise InvalidInput("The file is not a CSV text file.", field=FILE)
+        raise InvalidInput(_("The file is not a CSV text file."), field=FILE)
     first_line = next((line for line in text.splitlines() if line.strip()), "")
     if not first_line:
-        raise InvalidInput("The file is empty.", field=FILE)
+        raise InvalidInput(_("The file is empty."), field=FILE)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter_of(first_line))
     header: list[str] | None = None
     rows: list[tuple[int, list[str]]] = []
@@ -190,12 +195,15 @@ def read_rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]], l
             rows.append((reader.line_num, values))
             if len(rows) > MAX_ROWS:
                 raise InvalidInput(
-                    f"The file has more than {MAX_ROWS} players; split it into several files.",
+                    _("The file has more than %(most)s players; split it into several files.")
+                    % {"most": MAX_ROWS},
                     field=FILE,
                 )
     except csv.Error as error:
         raise InvalidInput(
-            f"Line {reader.line_num} cannot be read as CSV: {error}.", field=FILE
+            _("Line %(line)s cannot be read as CSV: %(error)s.")
+            % {"line": reader.line_num, "error": error},
+            field=FILE,
         ) from error
     assert header is not None
     columns: dict[str, int] = {}
@@ -205,23 +213,29 @@ def read_rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]], l
         key = aliases.get(header_key(title))
         if key is None:
             if title.strip():
-                notices.append(f"The column {title.strip()!r} is not used.")
+                notices.append(
+                    _("The column %(column)s is not used.") % {"column": repr(title.strip())}
+                )
             continue
         if key in columns:
             raise InvalidInput(
-                f"Two columns are headed {key!r}; keep one and upload the file again.",
+                _("Two columns are headed %(column)s; keep one and upload the file again.")
+                % {"column": repr(key)},
                 field=FILE,
             )
         columns[key] = index
     if "name" not in columns:
-        found = ", ".join(repr(t.strip()) for t in header if t.strip()) or "nothing"
+        found = ", ".join(repr(t.strip()) for t in header if t.strip()) or _("nothing")
         raise InvalidInput(
-            "The first line must name the columns, one of them 'name' "
-            f"(then 'club', 'country', and 'seed' or 'rating' if you have them); it has {found}.",
+            _(
+                "The first line must name the columns, one of them 'name' (then 'club', "
+                "'country', and 'seed' or 'rating' if you have them); it has %(found)s."
+            )
+            % {"found": found},
             field=FILE,
         )
     if not rows:
-        raise InvalidInput("The file has a header but no players.", field=FILE)
+        raise InvalidInput(_("The file has a header but no players."), field=FILE)
     return columns, rows, notices
 
 
@@ -243,22 +257,34 @@ def parse_row(line: int, values: list[str], columns: Mapping[str, int], width: i
     row = Row(line=line, name=" ".join(cell("name").split()))
     if len(values) > width and any(v.strip() for v in values[width:]):
         row.errors.append(
-            f"Row {line} has {len(values)} values but the header names {width} columns; "
-            "is there a comma in a name that needs quotes?"
+            _(
+                "Row %(line)s has %(count)s values but the header names %(width)s columns; "
+                "is there a comma in a name that needs quotes?"
+            )
+            % {"line": line, "count": len(values), "width": width}
         )
     if not row.name:
-        row.errors.append(f"Row {line}: the name is missing.")
+        row.errors.append(_("Row %(line)s: the name is missing.") % {"line": line})
     elif len(row.name) > NAME_MAX:
-        row.errors.append(f"Row {line}: the name is longer than {NAME_MAX} characters.")
+        row.errors.append(
+            _("Row %(line)s: the name is longer than %(most)s characters.")
+            % {"line": line, "most": NAME_MAX}
+        )
     row.club = " ".join(cell("club").split())
     if len(row.club) > CLUB_MAX:
-        row.errors.append(f"Row {line}: the club is longer than {CLUB_MAX} characters.")
+        row.errors.append(
+            _("Row %(line)s: the club is longer than %(most)s characters.")
+            % {"line": line, "most": CLUB_MAX}
+        )
     row.raw_country = cell("country")
     country = resolve_country(row.raw_country)
     if country is None:
         row.errors.append(
-            f"Row {line}: {row.raw_country!r} is not a country; give its ISO code "
-            "(e.g. JM) or its English name (e.g. Jamaica)."
+            _(
+                "Row %(line)s: %(country)s is not a country; give its ISO code (e.g. JM) or "
+                "its English name (e.g. Jamaica)."
+            )
+            % {"line": line, "country": repr(row.raw_country)}
         )
     else:
         row.country = country
@@ -267,14 +293,15 @@ def parse_row(line: int, values: list[str], columns: Mapping[str, int], width: i
         row.seed = whole_number(raw_seed, low=1, high=MAX_SEED)
         if row.seed is None:
             row.errors.append(
-                f"Row {line}: the seed {raw_seed!r} is not a whole number from 1 to {MAX_SEED}."
+                _("Row %(line)s: the seed %(seed)s is not a whole number from 1 to %(most)s.")
+                % {"line": line, "seed": repr(raw_seed), "most": MAX_SEED}
             )
     raw_rating = cell("rating")
     if raw_rating:
         row.rating = whole_number(raw_rating, low=0, high=MAX_RATING)
         if row.rating is None:
             row.errors.append(
-                f"Row {line}: the rating {raw_rating!r} is not a whole number "
-                f"from 0 to {MAX_RATING}."
+                _("Row %(line)s: the rating %(rating)s is not a whole number from 0 to %(most)s.")
+                % {"line": line, "rating": repr(raw_rating), "most": MAX_RATING}
             )
     return row
