@@ -67,10 +67,10 @@ from core.seating.services import (
     swap_players,
 )
 from core.series.final import create_final
+from core.series.selectors import final_started
 from core.series.services import (
     add_leg,
     create_series,
-    final_started,
     remove_leg,
     reopen_series,
     update_series,

@@ -22,7 +22,7 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
     series = reads.series_for(request.user, slug)
     legs = reads.legs_of(series)
     rows = reads.series_standings(series)
-    rows_of_legs = reads.leg_rows(legs)
+    rows_of_legs = reads.leg_rows(legs, frozen=reads.qualification_frozen(series))
     for row in rows:
         row.cells = reads.results_by_leg(row, legs)
     context = {

@@ -17,7 +17,7 @@ from django.db.models import Q
 from core.archive import HISTORY_SECTIONS, ArchiveError
 from core.archive.reading import Checked
 from core.events.access import can_direct
-from core.series.services import final_started
+from core.series.selectors import final_started
 from scoring.models import Hand
 from tournaments.models import Announcement, Entry, Event, Round, Series, Table
 

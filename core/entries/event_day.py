@@ -16,6 +16,7 @@ from core.events.services import create_event, update_event
 from core.locks import for_request
 from core.screens.services import screens_changed
 from core.seating.services import refresh_quality, reseat_draft_after_entry_change
+from core.series.selectors import final_carry
 from core.standings.services import queue_standings_refresh
 from scoring.models import Hand
 from tournaments.models import Entry, Event, PlayerCode, Round, Seat
@@ -200,6 +201,9 @@ def substitute_entry(
     sub.status = Entry.Status.ACTIVE
     sub.withdrawn_at = None
     sub.seed_number = seed
+    carry = final_carry(event, sub.player_id)  # a reserve replacing a finalist
+    if carry is not None:
+        sub.carried_points = carry
     sub.checked_in = True
     with_history_user(sub, by, f"substitute for {entry.player.name}").save()
 

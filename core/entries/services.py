@@ -14,6 +14,7 @@ from core.errors import InvalidInput, StateConflict
 from core.locks import for_request
 from core.screens.services import screens_changed
 from core.seating.services import reseat_draft_after_entry_change
+from core.series.selectors import final_carry
 from core.standings.services import queue_standings_refresh
 from tournaments.models import Entry, Event, Player
 
@@ -58,6 +59,9 @@ def register_entry(
     was_withdrawn = entry is not None  # an active one was refused above
     if entry is None:
         entry = Entry(event=event, player=player)
+        carry = final_carry(event, player.pk)  # a wildcard entering a seeded final
+        if carry is not None:
+            entry.carried_points = carry
     entry.status = Entry.Status.ACTIVE
     entry.withdrawn_at = None
     if seed_number is not None:
@@ -103,6 +107,14 @@ def withdraw_entry(
         .select_related("event", "player")
         .get(pk=entry.pk)
     )
+    if entry.event.status == Event.Status.FINISHED:
+        raise StateConflict(
+            _(
+                "The event is finished: its results stand as played. To change them, "
+                "reopen its last round (with a reason) first."
+            ),
+            field="status",
+        )
     if entry.status == Entry.Status.WITHDRAWN:
         if left_after_hand is not None:
             set_leave_point(entry=entry, left_after_hand=left_after_hand, by=by)

@@ -6,7 +6,8 @@ whether a seeded final still matches its series (`final_plan`, `out_of_step`).
   steps carry the same (`game.series.carries`); an entrant who is not a qualifier (a
   wildcard, a reserve) carries the series' `wildcard_carry`, by default the lowest
   qualifier's carry.
-- Seeding is refused while a leg is not finished, unless forced with a reason.
+- Seeding is refused while a leg is not finished by its director (its last round
+  closed is not enough), unless forced with a reason.
 - Seeding again (the same event) brings the final in step with the series, until its
   first hand is recorded: qualifiers who no longer qualify leave it, new ones enter, and
   a round seated meanwhile is discarded.
@@ -30,6 +31,7 @@ from core.ratings import services as ratings
 from core.screens.services import screens_changed
 from core.seating.services import discard_draft
 from core.series import selectors as read_series
+from core.series.selectors import qualifier_carries, wildcard_carry
 from core.series.services import (
     check_carry_over,
     check_counted,
@@ -39,7 +41,6 @@ from core.series.services import (
 )
 from core.series.standings import SERIES_STANDINGS, refresh_series_standings
 from core.standings.services import queue_standings_refresh
-from game import series as game_series
 from scoring.models import Hand, SeriesStanding
 from tournaments.models import Entry, Event, Player, Series
 
@@ -82,31 +83,6 @@ class Finalist:
     why: str  # where the carry comes from, in words
 
 
-def qualifier_carries(rows: list[SeriesStanding], step: int) -> dict[int, tuple[int, str]]:
-    """player -> (carry, why) for the stored series standings' qualifiers: by series
-    rank, the same for players the countback left level but for the draw."""
-    found: dict[int, tuple[int, str]] = {}
-    first = None
-    for row in rows:
-        if first is None or row.decided_by != game_series.ON_DRAW:
-            first = row.rank
-        carry = game_series.carried_score(first, step)
-        why = (
-            f"series rank {row.rank}"
-            if first == row.rank
-            else (f"series rank {row.rank}, level with rank {first} but for the draw")
-        )
-        found[row.player_id] = (carry, why)
-    return found
-
-
-def wildcard_carry(series: Series, carries: dict[int, tuple[int, str]]) -> tuple[int, str]:
-    if series.wildcard_carry is not None:
-        return series.wildcard_carry, "not a qualifier: the series' carry for other entrants"
-    lowest = max((carry for carry, _ in carries.values()), default=0)
-    return lowest, "not a qualifier: the lowest qualifier's carry"
-
-
 def final_plan(series: Series, *, seed_by: str | None = None) -> list[Finalist]:
     """The final's qualifiers as seeding it now would enter them, in seed order, with
     their carries. 2 queries (3 seeded by rating)."""
@@ -127,10 +103,11 @@ def final_plan(series: Series, *, seed_by: str | None = None) -> list[Finalist]:
 
 
 def unfinished_legs(series: Series) -> list[Event]:
-    """The series' legs whose results are not final (in play, to come, or reopened)."""
-    legs = read_series.legs_of(series)
-    final = read_series.final_rounds(legs)
-    return [leg for leg in legs if leg.pk not in final]
+    """The series' legs its director has not finished (in play, to come, or reopened).
+    A leg whose last planned round is closed already scores in the series' standings,
+    but only its director's "finished" says no round is to be added or reopened, so
+    only then does it count as finished for seeding the final."""
+    return [leg for leg in read_series.legs_of(series) if leg.status != Event.Status.FINISHED]
 
 
 def out_of_step(series: Series) -> list[str]:
@@ -139,16 +116,18 @@ def out_of_step(series: Series) -> list[str]:
     if series.final_id is None or series.final_seeded_at is None:
         return []
     plan = {f.player: f for f in final_plan(series)}
-    entered = {
-        e.player_id: e
-        for e in Entry.objects.filter(
-            event_id=series.final_id, status=Entry.Status.ACTIVE
-        ).select_related("player")
-    }
+    entries = list(Entry.objects.filter(event_id=series.final_id).select_related("player"))
+    entered = {e.player_id: e for e in entries if e.status == Entry.Status.ACTIVE}
+    # A qualifier who withdrew from the final (a no-show, perhaps replaced by a reserve
+    # who took their seed) is not asked back.
+    withdrew = {e.player_id for e in entries if e.status == Entry.Status.WITHDRAWN}
+    replaced_seeds = {f.seed for f in plan.values() if f.player in withdrew}
     seeded = {p: e for p, e in entered.items() if e.seed_number is not None}
     changes = []
     for player, f in plan.items():
         entry = entered.get(player)
+        if player in withdrew and entry is None:
+            continue
         if entry is None or player not in seeded:
             changes.append(f"{f.name} would enter, seed {f.seed}, carrying {f.carried}")
             continue
@@ -157,11 +136,12 @@ def out_of_step(series: Series) -> list[str]:
         if entry.carried_points != f.carried:
             changes.append(f"{f.name} would carry {f.carried} (now {entry.carried_points})")
     for player, entry in seeded.items():
-        if player not in plan:
+        if player not in plan and entry.seed_number not in replaced_seeds:
             changes.append(f"{entry.player.name} would leave (no longer a qualifier)")
     others, _ = wildcard_carry(series, {f.player: (f.carried, f.why) for f in plan.values()})
     for player, entry in entered.items():
-        if player not in plan and player not in seeded and entry.carried_points != others:
+        other = player not in plan and (entry.seed_number in replaced_seeds or player not in seeded)
+        if other and entry.carried_points != others:
             changes.append(
                 f"{entry.player.name} (not a qualifier) would carry {others} "
                 f"(now {entry.carried_points})"

@@ -31,7 +31,7 @@ from tournaments.models import Event, Series
 def series_pdf(*, series: Series, paper: str | None = None) -> bytes:
     """The series standings as they stand now: 4 queries."""
     legs = reads.legs_of(series)
-    listed = reads.leg_rows(legs)
+    listed = reads.leg_rows(legs, frozen=reads.qualification_frozen(series))
     rows = reads.series_standings(series)
     pagesize = paper_size(paper)
     width = pagesize[0] - 2 * MARGIN

@@ -15,7 +15,7 @@ from core.errors import Missing
 from core.jobs import SERIES_STANDINGS
 from game import prizes as game_prizes
 from game import series as game_series
-from scoring.models import DerivedState, SeriesStanding, Standing
+from scoring.models import DerivedState, Hand, SeriesStanding, Standing
 from tournaments.models import Event, HouseRuleset, Round, Series
 
 User = AbstractBaseUser | AnonymousUser
@@ -130,13 +130,32 @@ class LegRow:
         return self.state == "scored"
 
 
-def leg_rows(legs: list[Event]) -> list[LegRow]:
-    """The legs with their state: 1 query (`final_rounds`)."""
+LEFT_OUT = "not counted: it finished after the final began"
+
+
+def final_started(series: Series) -> bool:
+    """Whether the series' final has begun: its first hand is recorded, so it can no
+    longer be seeded again. 1 query (none without a final)."""
+    if series.final_id is None:
+        return False
+    return Hand.objects.filter(table__round__event_id=series.final_id).exists()
+
+
+def qualification_frozen(series: Series) -> bool:
+    """Whether the series' qualification is frozen: its final has begun and its
+    organiser has not reopened it since. Its standings then count the legs as they
+    stood when the final began. 1 query (none without a final)."""
+    return series.reopened_at is None and final_started(series)
+
+
+def leg_rows(legs: list[Event], *, frozen: bool = False) -> list[LegRow]:
+    """The legs with their state: 1 query (`final_rounds`). In a frozen series a leg
+    that became final after the final began is not counted, and says so."""
     scored = final_rounds(legs)
 
     def state(leg: Event) -> str:
         if leg.pk in scored:
-            return "scored"
+            return LEFT_OUT if frozen and not leg.series_places else "scored"
         return "in play" if leg.status == Event.Status.RUNNING else "to come"
 
     return [LegRow(leg, state(leg)) for leg in legs]
@@ -314,3 +333,49 @@ def cut_after(rows: list) -> int | None:
     qualified = [row.rank for row in rows if row.qualified]
     last = max(qualified, default=0)
     return last if last and last < len(rows) else None
+
+
+def qualifier_carries(rows: list[SeriesStanding], step: int) -> dict[int, tuple[int, str]]:
+    """player -> (carry, why) for the stored series standings' qualifiers: by series
+    rank, the same for players the countback left level but for the draw."""
+    found: dict[int, tuple[int, str]] = {}
+    first = None
+    for row in rows:
+        if first is None or row.decided_by != game_series.ON_DRAW:
+            first = row.rank
+        carry = game_series.carried_score(first, step)
+        why = (
+            f"series rank {row.rank}"
+            if first == row.rank
+            else (f"series rank {row.rank}, level with rank {first} but for the draw")
+        )
+        found[row.player_id] = (carry, why)
+    return found
+
+
+def wildcard_carry(series: Series, carries: dict[int, tuple[int, str]]) -> tuple[int, str]:
+    if series.wildcard_carry is not None:
+        return series.wildcard_carry, "not a qualifier: the series' carry for other entrants"
+    lowest = max((carry for carry, _ in carries.values()), default=0)
+    return lowest, "not a qualifier: the lowest qualifier's carry"
+
+
+def final_carry(event: Event, player_id: int) -> int | None:
+    """What a player entering `event` carries into it when it is a series' seeded final
+    (a wildcard entered later, a reserve replacing a qualifier): a qualifier's own carry,
+    anyone else's the series' carry for other entrants. None for any other event, or a
+    final not yet seeded (seeding sets every carry). 2 queries (1 for another event)."""
+    series = Series.objects.filter(final=event, final_seeded_at__isnull=False).first()
+    if series is None:
+        return None
+    rows = list(SeriesStanding.objects.filter(series=series, qualified=True).order_by("rank"))
+    carries = qualifier_carries(rows, series.carry_over_step)
+    if player_id in carries:
+        return carries[player_id][0]
+    return wildcard_carry(series, carries)[0]
+
+
+def seeded_final_of(event: Event) -> Series | None:
+    """The series whose final `event` is, once that final is seeded (None: no series'
+    final, or not seeded yet). 1 query."""
+    return Series.objects.filter(final=event, final_seeded_at__isnull=False).first()

@@ -24,6 +24,7 @@ from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
 from core.events.access import can_direct, visible_events
 from core.locks import for_request
 from core.screens.services import screens_changed
+from core.series.selectors import qualification_frozen
 from core.series.standings import queue_series_refresh
 from game import prizes as game_prizes
 from game import series as game_series
@@ -49,6 +50,9 @@ SERIES_FIELDS = (
 LINK_FIELDS = ("final",)
 # Changing these changes the series standings.
 RANKING_FIELDS = ("points_scale", "best_of", "qualifiers", "ties_qualify")
+# Frozen with the qualification once the final has begun: these rank the series, or
+# set the carries its entrants play the final with.
+FROZEN_FIELDS = (*RANKING_FIELDS, "carry_over_step", "wildcard_carry")
 # Shown on the public pages of its legs and final (which link to a public series).
 SHOWN_FIELDS = ("slug", "name", "season", "public")
 
@@ -273,8 +277,9 @@ def update_series(
     series = Series.objects.select_for_update().get(pk=series.pk)
     check_series(data)
     reranked = any(f in data and data[f] != getattr(series, f) for f in RANKING_FIELDS)
-    if reranked:
-        check_qualification_open(series, field=next(f for f in RANKING_FIELDS if f in data))
+    frozen = [f for f in FROZEN_FIELDS if f in data and data[f] != getattr(series, f)]
+    if frozen:
+        check_qualification_open(series, field=frozen[0])
     shown = {f: getattr(series, f) for f in SHOWN_FIELDS}
     if not data:
         return series  # nothing to change: no save, no history row
@@ -310,20 +315,12 @@ def update_series(
     return series
 
 
-def final_started(series: Series) -> bool:
-    """Whether the series' final has begun: its first hand is recorded, so it can no
-    longer be seeded again. 1 query (none without a final)."""
-    if series.final_id is None:
-        return False
-    return Hand.objects.filter(table__round__event_id=series.final_id).exists()
-
-
 def check_qualification_open(series: Series, *, field: str = "series") -> None:
     """Once the final has begun (its first hand recorded, so it can no longer be seeded
     again) the series' qualification is frozen: a change to its legs, its ranking
     settings or a leg's results is refused until the organiser reopens the series with
     a reason (`reopen_series`)."""
-    if series.reopened_at is None and final_started(series):
+    if qualification_frozen(series):
         raise StateConflict(
             f"The final of {series} has started, so the series' qualification is frozen. "
             "Its organiser reopens the series, with a reason, before a leg or a setting "
@@ -348,6 +345,7 @@ def reopen_series(*, series: Series, reason: str, by: AbstractBaseUser | None = 
     with_history_user(series, by, f"reopened: {reason}").save(
         update_fields=["reopened_at", "reopened_reason", "updated_at"]
     )
+    queue_series_refresh(series.pk)  # no longer frozen: legs finished since now count
     return series
 
 

@@ -42,11 +42,18 @@ def refresh_series_job(series_id: int) -> int | None:
     return refresh_series_standings(series=series, if_stale=True)
 
 
-def counted_places(legs: list) -> tuple[dict[int, list], set[int]]:
+def counted_places(legs: list, *, frozen: bool = False) -> tuple[dict[int, list], set[int]]:
     """event id -> the leg's places the series counts, and the legs counted as they
     stood: a final leg's places are read and kept on the leg (`Event.series_places`); a
     leg reopened since (no longer final) counts as it was kept, provisionally, until it
-    is final again. 2 queries, and 1 write per leg whose places changed."""
+    is final again. 2 queries, and 1 write per leg whose places changed.
+
+    `frozen` (the final has begun): the legs count exactly as they were kept when it
+    began, and nothing is read or kept anew; a leg that became final since is not
+    counted until the organiser reopens the series."""
+    if frozen:
+        kept = {leg.pk: [tuple(p) for p in leg.series_places] for leg in legs if leg.series_places}
+        return kept, set()
     places = read.final_places(legs)
     provisional = set()
     for leg in legs:
@@ -70,7 +77,7 @@ def refresh_series_standings(*, series: Series, if_stale: bool = False) -> int:
     changes = derived.seen(SERIES_STANDINGS, series.pk)
     legs = read.legs_of(series)
     order = {leg.pk: i for i, leg in enumerate(legs)}
-    places, provisional = counted_places(legs)
+    places, provisional = counted_places(legs, frozen=read.qualification_frozen(series))
     rows = game_series.standings(
         [
             game_series.LegPlace(order[event_id], player, place, shared)
