@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from core import archive, selectors
@@ -51,11 +52,14 @@ def import_archive(request: HttpRequest) -> HttpResponse:
     context = {"rename": rename, "held": held}
     errors = []
     if upload is None:
-        errors.append("Choose an event archive (a .json file exported by this software).")
+        errors.append(_("Choose an event archive (a .json file exported by this software)."))
     elif upload.size > MAX_BYTES:
-        errors.append(f"The file is larger than {MAX_BYTES:,} bytes; it is not an archive.")
+        errors.append(
+            _("The file is larger than %(bytes)s bytes; it is not an archive.")
+            % {"bytes": f"{MAX_BYTES:,}"}
+        )
     if held is not None and held not in CHOICES:
-        errors.append("This site holds the event already: choose to replace it or keep a copy.")
+        errors.append(_("This site holds the event already: choose to replace it or keep a copy."))
     if errors:
         return render(request, template, {**context, "errors": errors}, status=400)
     try:

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from core import services
@@ -39,9 +40,12 @@ def site_address(request: HttpRequest) -> HttpResponse:
             errors = [m for msgs in error.errors.values() for m in msgs]
         else:
             if setting.site_url:
-                messages.success(request, f"The QR codes now point at {setting.site_url}.")
+                messages.success(
+                    request,
+                    _("The QR codes now point at %(url)s.") % {"url": setting.site_url},
+                )
             else:
-                messages.success(request, "The site's address is the SITE_URL setting again.")
+                messages.success(request, _("The site's address is the SITE_URL setting again."))
             target = request.POST.get("next", "")
             if target.startswith("/") and not target.startswith("//"):
                 return redirect(target)
