@@ -251,7 +251,11 @@ def catalogue_problems(
                 f"{language}: the .mo is not the .po compiled (run manage.py translations)"
             )
     by_key = {key_of(entry): entry for entry in entries}
+    # The fragment that gives each string its translation: the later file's.
+    effective = {(f.key, lang): f for f in fragments for lang in f.texts}
     for fragment in fragments:
+        if effective.get((fragment.key, language)) is not fragment:
+            continue
         text = fragment.texts.get(language)
         entry = by_key.get(fragment.key)
         if text is None or entry is None:
@@ -362,7 +366,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{language}: {count} missing")
 
     def check_catalogues(self, folder, languages, fragments, shape_problems) -> None:
-        problems = list(shape_problems)
+        problems = list(shape_problems) + conflicts(fragments)
         with tempfile.TemporaryDirectory() as scratch:
             scratch = Path(scratch)
             for language in languages:
