@@ -15,6 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from core import importing, printing, selectors
@@ -90,11 +91,14 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
         return render(
             request,
             "toolkit/import_upload.html",
-            {"event": event, "errors": ["Choose a CSV file of players to upload."]},
+            {"event": event, "errors": [_("Choose a CSV file of players to upload.")]},
             status=400,
         )
     if upload.size > importing.MAX_BYTES:
-        errors = [f"The file is larger than {importing.MAX_BYTES:,} bytes; split it."]
+        errors = [
+            _("The file is larger than %(bytes)s bytes; split it.")
+            % {"bytes": f"{importing.MAX_BYTES:,}"}
+        ]
         return render(
             request, "toolkit/import_upload.html", {"event": event, "errors": errors}, status=400
         )
@@ -134,16 +138,16 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
     event = director_event(request, slug)
     waiting = pending(request, event)
     if waiting is None:
-        messages.info(request, "No import is waiting; upload a file of players.")
+        messages.info(request, _("No import is waiting; upload a file of players."))
         return redirect("toolkit-import", slug=event.slug)
     data = waiting["text"].encode("utf-8")
     if request.method == "POST":
         if request.POST.get("token") != waiting["token"]:
-            messages.error(request, "That preview is out of date; check this one and confirm.")
+            messages.error(request, _("That preview is out of date; check this one and confirm."))
             return redirect("toolkit-import-preview", slug=event.slug)
         if request.POST.get("action") == "cancel":
             set_pending(request, event, None)
-            messages.info(request, "Import cancelled: nothing was saved.")
+            messages.info(request, _("Import cancelled: nothing was saved."))
             return redirect("toolkit-index", slug=event.slug)
         chosen = choices_from(request)
         try:
@@ -160,7 +164,9 @@ def import_preview(request: HttpRequest, slug: str) -> HttpResponse:
                 status=400,
             )
         set_pending(request, event, None)
-        messages.success(request, f"Players imported: {result.summary()}.")
+        messages.success(
+            request, _("Players imported: %(summary)s.") % {"summary": result.summary()}
+        )
         return redirect("toolkit-index", slug=event.slug)
     preview = importing.preview_import(event=event, data=data, viewer=request.user)
     if waiting.get("guessed"):  # the file's encoding, guessed at upload
