@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from tournaments.models import Entry, Event, Player, Round, Seat, Series, Table
@@ -17,8 +18,8 @@ from tournaments.models import Entry, Event, Player, Round, Seat, Series, Table
 
 class Hand(models.Model):
     class Outcome(models.TextChoices):
-        SCORED = "scored", "Scored"
-        REDEAL = "redeal", "Redeal (no score)"
+        SCORED = "scored", pgettext_lazy("hand outcome", "Scored")
+        REDEAL = "redeal", gettext_lazy("Redeal (no score)")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()
@@ -127,9 +128,9 @@ class AdjustedScore(models.Model):
 
 class Penalty(models.Model):
     class Kind(models.TextChoices):
-        OVERCALL = "overcall", "Over-call"
-        FALSE_LAYDOWN = "false_laydown", "False laydown"
-        CHALLENGE = "challenge", "Challenge (Trinidad)"
+        OVERCALL = "overcall", gettext_lazy("Over-call")
+        FALSE_LAYDOWN = "false_laydown", gettext_lazy("False laydown")
+        CHALLENGE = "challenge", gettext_lazy("Challenge (Trinidad)")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="penalties")
     seat = models.ForeignKey(Seat, on_delete=models.RESTRICT, related_name="penalties")
@@ -168,11 +169,11 @@ class Proposal(models.Model):
     """
 
     class State(models.TextChoices):
-        PENDING = "pending", "Waiting for confirmation"
-        DISPUTED = "disputed", "Disputed"
-        RECORDED = "recorded", "Confirmed and recorded"
-        REPLACED = "replaced", "Replaced by a later entry"
-        OVERRULED = "overruled", "Overruled by a director's entry"
+        PENDING = "pending", gettext_lazy("Waiting for confirmation")
+        DISPUTED = "disputed", pgettext_lazy("entry state", "Disputed")
+        RECORDED = "recorded", gettext_lazy("Confirmed and recorded")
+        REPLACED = "replaced", gettext_lazy("Replaced by a later entry")
+        OVERRULED = "overruled", gettext_lazy("Overruled by a director's entry")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="proposals")
     number = models.PositiveSmallIntegerField()
@@ -252,9 +253,9 @@ class Standing(models.Model):
     """
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        ELIMINATED = "eliminated", "Eliminated"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ACTIVE = "active", pgettext_lazy("player status", "Active")
+        ELIMINATED = "eliminated", pgettext_lazy("player status", "Eliminated")
+        WITHDRAWN = "withdrawn", pgettext_lazy("player status", "Withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="standings")

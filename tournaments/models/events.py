@@ -8,6 +8,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from game.cards import Deck
@@ -27,6 +28,7 @@ from game.rulesets import (
 from game.rulesets import Ruleset as GameRuleset
 from game.table_points import DEFAULT_TABLE_POINTS
 from tournaments.models.rulesets import HouseRuleset, Ruleset
+from tournaments.models.words import said_lazy
 
 
 def default_table_points() -> list[int]:
@@ -41,33 +43,33 @@ def default_tiebreaks() -> list[str]:
 
 
 class EventFormat(models.TextChoices):
-    TOTAL = "total", "Total points"
-    TABLE_POINTS = "table-points", "Table points"
-    KNOCKOUT = "knockout", "Knockout"
+    TOTAL = "total", gettext_lazy("Total points")
+    TABLE_POINTS = "table-points", gettext_lazy("Table points")
+    KNOCKOUT = "knockout", gettext_lazy("Knockout")
 
 
 class SeatingPolicy(models.TextChoices):
-    SWISS = "swiss", "Swiss (neighbours in the standings)"
-    MIXER = "mixer", "Mixer (fewest repeat meetings)"
-    RANDOM = "random", "Random draw"
-    SPREAD = "spread", "Spread by seed"
+    SWISS = "swiss", gettext_lazy("Swiss (neighbours in the standings)")
+    MIXER = "mixer", gettext_lazy("Mixer (fewest repeat meetings)")
+    RANDOM = "random", gettext_lazy("Random draw")
+    SPREAD = "spread", gettext_lazy("Spread by seed")
 
 
 class OddTables(models.TextChoices):
-    FIVES = "fives", "Tables of five"
-    THREES = "threes", "Tables of three"
+    FIVES = "fives", gettext_lazy("Tables of five")
+    THREES = "threes", gettext_lazy("Tables of three")
 
 
 class TableEntry(models.TextChoices):
-    DIRECTORS = "directors", "Directors only"
-    PLAYERS = "players", "Players, confirmed by an opponent"
+    DIRECTORS = "directors", gettext_lazy("Directors only")
+    PLAYERS = "players", gettext_lazy("Players, confirmed by an opponent")
 
 
 class EventStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    REGISTRATION = "registration", "Registration"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    DRAFT = "draft", pgettext_lazy("event status", "Draft")
+    REGISTRATION = "registration", pgettext_lazy("event status", "Registration")
+    RUNNING = "running", pgettext_lazy("event status", "Running")
+    FINISHED = "finished", pgettext_lazy("event status", "Finished")
 
 
 class Event(models.Model):
@@ -104,28 +106,38 @@ class Event(models.Model):
             MinValueValidator(DIRECTOR_PENALTY_MIN),
             MaxValueValidator(DIRECTOR_PENALTY_MAX),
         ],
-        help_text="Points for an over-call or a false laydown, agreed before the event.",
+        help_text=gettext_lazy(
+            "Points for an over-call or a false laydown, agreed before the event."
+        ),
     )
     # The agreed variants (RULES.md: "by prior agreement"), read by the rules engine.
     overcall_penalty = models.BooleanField(
         default=True,
-        help_text="An over-call costs the director penalty. Off: it is recorded for the "
-        "extra cards its calls brought, at no cost.",
+        help_text=gettext_lazy(
+            "An over-call costs the director penalty. Off: it is recorded for the "
+            "extra cards its calls brought, at no cost."
+        ),
     )
     trinidad_doubling = models.BooleanField(
         default=False,
-        help_text="A Trinidad set doubles the others' card points on a down and out "
-        "(the sources are silent; off by default). Only for a Trinidad set.",
+        help_text=gettext_lazy(
+            "A Trinidad set doubles the others' card points on a down and out "
+            "(the sources are silent; off by default). Only for a Trinidad set."
+        ),
     )
     penalty_per_hand = models.BooleanField(
         default=False,
-        help_text="A director may charge a penalty of another amount "
-        f"({DIRECTOR_PENALTY_MIN} to {DIRECTOR_PENALTY_MAX}) in a hand; "
-        "off, every penalty costs the agreed amount.",
+        help_text=said_lazy(
+            gettext_noop(
+                "A director may charge a penalty of another amount (%(least)s to %(most)s) "
+                "in a hand; off, every penalty costs the agreed amount."
+            ),
+            {"least": DIRECTOR_PENALTY_MIN, "most": DIRECTOR_PENALTY_MAX},
+        ),
     )
     table_points = models.JSONField(
         default=default_table_points,
-        help_text="Placement points per table, best place first (ties share).",
+        help_text=gettext_lazy("Placement points per table, best place first (ties share)."),
     )
     advance_per_table = models.PositiveSmallIntegerField(
         default=1, validators=[MinValueValidator(1), MaxValueValidator(5)]
@@ -134,9 +146,11 @@ class Event(models.Model):
     # better or worse chance than a table of four (`game.ranking_keys.places_by_table`).
     even_knockout_places = models.BooleanField(
         default=True,
-        help_text="In a knockout, a table of three or five sends through places in "
-        "proportion to its seats (the places left over drawn by table), not as many as a "
-        "table of four.",
+        help_text=gettext_lazy(
+            "In a knockout, a table of three or five sends through places in "
+            "proportion to its seats (the places left over drawn by table), not as many as a "
+            "table of four."
+        ),
     )
     seating = models.CharField(max_length=8, choices=Seating.choices, default=Seating.SWISS)
     odd_tables = models.CharField(max_length=8, choices=OddTables.choices, default=OddTables.FIVES)
@@ -147,8 +161,10 @@ class Event(models.Model):
         max_length=8,
         choices=settings.LANGUAGES,
         default="en",
-        help_text="The language of the event's pages for a reader who has not chosen one "
-        "and whose browser asks for none the site has.",
+        help_text=gettext_lazy(
+            "The language of the event's pages for a reader who has not chosen one "
+            "and whose browser asks for none the site has."
+        ),
     )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
     # Who enters the hands: the directors only, or the players at each table (a hand
@@ -162,7 +178,9 @@ class Event(models.Model):
     tiebreaks = models.JSONField(
         default=default_tiebreaks,
         blank=True,
-        help_text="How equal standings are separated, in order; a seeded draw always ends it.",
+        help_text=gettext_lazy(
+            "How equal standings are separated, in order; a seeded draw always ends it."
+        ),
     )
     # The secret seed of the final tiebreak (a draw): random, kept from the public until
     # the results are final, while its commitment (`draw_commitment`) is shown from the
@@ -181,43 +199,51 @@ class Event(models.Model):
         "Series", null=True, blank=True, on_delete=models.SET_NULL, related_name="legs"
     )
     prizes = models.JSONField(
-        default=list, blank=True, help_text='Prizes by place: [{"place", "amount", "item"}].'
+        default=list,
+        blank=True,
+        help_text=gettext_lazy('Prizes by place: [{"place", "amount", "item"}].'),
     )
     prize_currency = models.CharField(
         max_length=8,
         blank=True,
         default="",
-        help_text="What the amounts are in, as written before them: J$, TT$, US$.",
+        help_text=gettext_lazy("What the amounts are in, as written before them: J$, TT$, US$."),
     )
     prize_ties = models.CharField(
         max_length=8,
         choices=[(p, p) for p in PRIZE_TIE_POLICIES],
         default=PRIZE_DRAW,
-        help_text="Players tied on every score before the draw: the draw decides their "
-        "prizes, or they share the places' amounts equally.",
+        help_text=gettext_lazy(
+            "Players tied on every score before the draw: the draw decides their "
+            "prizes, or they share the places' amounts equally."
+        ),
     )
     round_minutes = models.PositiveSmallIntegerField(
         default=90,
         validators=[MinValueValidator(1), MaxValueValidator(MAX_MINUTES)],
-        help_text="A round's time on the clock unless the director starts it with another.",
+        help_text=gettext_lazy(
+            "A round's time on the clock unless the director starts it with another."
+        ),
     )
     time_rule = models.CharField(
         max_length=300,
         default=DEFAULT_TIME_RULE,
         blank=True,
-        help_text="What happens when a round's time runs out: shown on the screens at time.",
+        help_text=gettext_lazy(
+            "What happens when a round's time runs out: shown on the screens at time."
+        ),
     )
     # Only players a director checked in are seated (each round's check-in starts afresh
     # once a round is seated).
     check_in = models.BooleanField(
         default=False,
-        help_text="Seat only the players a director checked in before the round.",
+        help_text=gettext_lazy("Seat only the players a director checked in before the round."),
     )
     # Seating keeps players of the same club apart (round 1 first, later rounds after
     # repeat meetings).
     club_avoidance = models.BooleanField(
         default=False,
-        help_text="Keep players of the same club at different tables where possible.",
+        help_text=gettext_lazy("Keep players of the same club at different tables where possible."),
     )
     # Grows with every change the venue screens show besides the standings (the clock,
     # announcements, the field, the settings); pages and caches key on it too.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import pgettext_lazy
 from django_countries.fields import CountryField
 from simple_history.models import HistoricalRecords
 
@@ -31,8 +32,8 @@ class Entry(models.Model):
     """A player registered in an event."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ACTIVE = "active", pgettext_lazy("player status", "Active")
+        WITHDRAWN = "withdrawn", pgettext_lazy("player status", "Withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from game.sets import TABLE_MAX, TABLE_MIN
@@ -13,10 +14,10 @@ from tournaments.models.players import Entry
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        SEATING = "seating", "Seating (being computed)"
-        DRAFT = "draft", "Draft seating"
-        PUBLISHED = "published", "Published (in play)"
-        CLOSED = "closed", "Closed"
+        SEATING = "seating", gettext_lazy("Seating (being computed)")
+        DRAFT = "draft", gettext_lazy("Draft seating")
+        PUBLISHED = "published", gettext_lazy("Published (in play)")
+        CLOSED = "closed", pgettext_lazy("round status", "Closed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy, gettext_noop
 from simple_history.models import HistoricalRecords
 
 from game.rulesets import get_ruleset
+from tournaments.models.words import said_lazy
 
 # The built-in rulesets' hands and deals, as game.rulesets defines them, for the labels.
 _JAMAICA, _TRINIDAD = get_ruleset("jamaica"), get_ruleset("trinidad")
@@ -17,14 +19,20 @@ _JAMAICA_DEALS = sorted(spec.cards_dealt for spec in _JAMAICA.hands)
 class Ruleset(models.TextChoices):
     JAMAICA = (
         "jamaica",
-        f"Jamaica ({_JAMAICA.hand_count} hands, {_JAMAICA_DEALS[0]}-{_JAMAICA_DEALS[-1]} cards)",
+        said_lazy(
+            gettext_noop("Jamaica (%(hands)s hands, %(fewest)s-%(most)s cards)"),
+            {"hands": _JAMAICA.hand_count, "fewest": _JAMAICA_DEALS[0], "most": _JAMAICA_DEALS[-1]},
+        ),
     )
-    JAMAICA_12 = "jamaica-12", "Jamaica, 12 cards in hands 1-3"
+    JAMAICA_12 = "jamaica-12", gettext_lazy("Jamaica, 12 cards in hands 1-3")
     TRINIDAD = (
         "trinidad",
-        f"Trinidad ({_TRINIDAD.hand_count} hands of {_TRINIDAD.hands[0].cards_dealt})",
+        said_lazy(
+            gettext_noop("Trinidad (%(hands)s hands of %(cards)s)"),
+            {"hands": _TRINIDAD.hand_count, "cards": _TRINIDAD.hands[0].cards_dealt},
+        ),
     )
-    CUSTOM = "custom", "Custom (house rules)"
+    CUSTOM = "custom", gettext_lazy("Custom (house rules)")
 
 
 def default_house_hands() -> list[dict]:
@@ -40,7 +48,7 @@ class HouseRuleset(models.Model):
     name = models.CharField(max_length=200)
     hands = models.JSONField(
         default=default_house_hands,
-        help_text='Each hand in order: {"cards_dealt", "threes", "fours"}.',
+        help_text=gettext_lazy('Each hand in order: {"cards_dealt", "threes", "fours"}.'),
     )
     jokers_per_pack = models.PositiveSmallIntegerField(default=2)
     overcall_penalty = models.PositiveSmallIntegerField(default=100)

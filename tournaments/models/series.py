@@ -6,6 +6,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 from simple_history.models import HistoricalRecords
 
 from game.prizes import DRAW as PRIZE_DRAW
@@ -35,13 +36,15 @@ class Series(models.Model):
     public = models.BooleanField(default=True)
     points_scale = models.JSONField(
         default=default_points_scale,
-        help_text="Series points by final place in a leg, best first; places beyond score 0.",
+        help_text=gettext_lazy(
+            "Series points by final place in a leg, best first; places beyond score 0."
+        ),
     )
     best_of = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(100)],
-        help_text="How many of a player's legs count (their best); empty: all.",
+        help_text=gettext_lazy("How many of a player's legs count (their best); empty: all."),
     )
     qualifiers = models.PositiveSmallIntegerField(default=16, validators=[MaxValueValidator(1000)])
     final = models.OneToOneField(
