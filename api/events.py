@@ -17,6 +17,7 @@ from api.serializers import (
 )
 from api.support import CanAddPlayersOrReadOnly, CanCreateEventsOrReadOnly, EventScoped
 from core import selectors, services
+from core.events.services import check_draw_untouched
 from tournaments.models import Entry, Event
 
 
@@ -51,6 +52,10 @@ class EventList(generics.ListCreateAPIView):
         wanted = self.request.query_params.get("status")
         return events.filter(status=wanted) if wanted in Event.Status.values else events
 
+    def create(self, request, *args, **kwargs):
+        check_draw_untouched(request.data)  # the site's to make, never silently dropped
+        return super().create(request, *args, **kwargs)
+
     def perform_create(self, serializer):
         serializer.instance = services.create_event(
             data=serializer.validated_data, by=self.request.user
@@ -64,6 +69,10 @@ class EventDetail(EventScoped, generics.RetrieveUpdateAPIView):
 
     def get_object(self):
         return self.event
+
+    def update(self, request, *args, **kwargs):
+        check_draw_untouched(request.data)  # the site's to make, never silently dropped
+        return super().update(request, *args, **kwargs)
 
     def perform_update(self, serializer):
         serializer.instance = services.update_event(

@@ -25,6 +25,7 @@ from api.support import require_login
 from core import selectors, services
 from core.errors import Missing
 from core.events import rulesets as house
+from core.events.services import check_draw_untouched
 from core.series import selectors as reads
 from tournaments.models import Event, HouseRuleset, Series
 
@@ -44,6 +45,10 @@ class SeriesList(generics.ListCreateAPIView):
         return (
             reads.visible_series(self.request.user).prefetch_related("legs").select_related("final")
         )
+
+    def create(self, request, *args, **kwargs):
+        check_draw_untouched(request.data, of="series")  # the site's to make
+        return super().create(request, *args, **kwargs)
 
     def perform_create(self, serializer):
         serializer.instance = services.create_series(
@@ -88,6 +93,10 @@ class SeriesDetail(SeriesScoped, generics.RetrieveUpdateAPIView):
 
     def get_object(self):
         return self.series
+
+    def update(self, request, *args, **kwargs):
+        check_draw_untouched(request.data, of="series")  # the site's to make
+        return super().update(request, *args, **kwargs)
 
     def perform_update(self, serializer):
         serializer.instance = services.update_series(

@@ -195,6 +195,13 @@ def event_help(name: str) -> str:
     return Event._meta.get_field(name).help_text
 
 
+OVERCALL_CHOICES = [
+    ("", gettext_lazy("as the ruleset says (Jamaica: on, Trinidad: off)")),
+    ("on", gettext_lazy("on: an over-call costs the director penalty")),
+    ("off", gettext_lazy("off: an over-call costs nothing")),
+]
+
+
 class NewEventForm(forms.Form):
     """A new event's main settings and agreed variants; the service checks them as the
     API does (Trinidad doubling only for a Trinidad set, say)."""
@@ -233,9 +240,14 @@ class NewEventForm(forms.Form):
     )
     club_avoidance = forms.BooleanField(required=False, label=gettext_lazy("Keep clubs apart"))
     # The agreed variants (README, "The agreed variants"): fixed once a hand is recorded.
-    overcall_penalty = forms.BooleanField(
+    # A choice, not a box: a box starts ticked or not whatever the ruleset, so a Trinidad
+    # event would be made with the Jamaican penalty unless the director saw to untick it.
+    overcall_penalty = forms.TypedChoiceField(
+        choices=OVERCALL_CHOICES,
+        coerce=lambda value: value == "on",
+        empty_value=None,
         required=False,
-        initial=True,
+        initial="",
         label=gettext_lazy("Charge the director penalty for an over-call"),
         help_text=event_help("overcall_penalty"),
     )
@@ -269,5 +281,7 @@ class NewEventForm(forms.Form):
         data["seating"] = self.cleaned_data["seating"]
         if data["starts_on"] is None:
             del data["starts_on"]
+        if data["overcall_penalty"] is None:
+            del data["overcall_penalty"]  # as the ruleset says: the service knows it
         data["odd_tables"] = data["odd_tables"] or Event.OddTables.FIVES
         return data

@@ -11,7 +11,7 @@ from core import services
 from core.admin.common import SEATING_CHANGES, ReadOnly, sheet_link, take_saved
 from core.admin.scores import HandsUnderTableInline
 from core.errors import ServiceError
-from core.events.services import EXTRA_FIELDS
+from core.events.services import EXTRA_FIELDS, default_overcall_penalty
 from core.services import EVENT_FIELDS
 from tournaments.models import (
     Announcement,
@@ -37,6 +37,21 @@ class EventForm(forms.ModelForm):
     the deal, Trinidad doubling, settings frozen once hands exist, finishing), and
     saved through the same services (`EventAdmin.save_model`)."""
 
+    # A choice, not the model's box (ticked by default): a new event takes the over-call
+    # penalty its ruleset has (Trinidad: off) unless the director chooses on or off.
+    overcall_penalty = forms.TypedChoiceField(
+        choices=[
+            ("", "as the ruleset says (Jamaica: on, Trinidad: off)"),
+            ("on", "on: an over-call costs the director penalty"),
+            ("off", "off: an over-call costs nothing"),
+        ],
+        coerce=lambda value: value in ("on", True),
+        empty_value=None,
+        required=False,
+        label="Over-call penalty",
+        help_text=Event._meta.get_field("overcall_penalty").help_text,
+    )
+
     class Meta:
         model = Event
         fields = [
@@ -47,14 +62,27 @@ class EventForm(forms.ModelForm):
             "club_avoidance",
         ]
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # An event's choice as stored; a new event's: as its ruleset says.
+        stored = self.instance.overcall_penalty if self.instance.pk else None
+        self.initial["overcall_penalty"] = {True: "on", False: "off"}.get(stored, "")
+
     def settings(self) -> dict:
         """The event's settings as the services take them: every one for a new event,
-        the ones changed for an event that exists."""
+        the ones changed for an event that exists. An over-call penalty "as the ruleset
+        says" is its ruleset's default (a ruleset changed takes its own default)."""
         names = (*EVENT_FIELDS, *EXTRA_FIELDS)
         cleaned = self.cleaned_data
         if self.instance.pk:
             names = [name for name in names if name in self.changed_data]
-        return {name: cleaned[name] for name in names if name in cleaned}
+        settings = {name: cleaned[name] for name in names if name in cleaned}
+        if "overcall_penalty" in settings and settings["overcall_penalty"] is None:
+            del settings["overcall_penalty"]
+            if self.instance.pk:
+                ruleset = settings.get("ruleset", self.instance.ruleset)
+                settings["overcall_penalty"] = default_overcall_penalty(ruleset)
+        return settings
 
     def clean(self):
         cleaned = super().clean()

@@ -130,6 +130,7 @@ def check_tiebreaks(value: Any) -> None:
 
 
 def check_settings(data: Mapping[str, Any]) -> None:
+    check_draw_untouched(data)
     check_unknown_fields(data)
     if "slug" in data:
         check_slug(data["slug"])
@@ -154,13 +155,60 @@ def with_house_rules(data: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
+def default_overcall_penalty(ruleset: str) -> bool:
+    """Whether an over-call costs the director penalty when the event says nothing: in
+    a Trinidad set the remedy for over-calling is the challenge, so it is off there
+    unless the event asks for it; on in every other set (RULES.md, "Decided for
+    tournaments"). House rules price an over-call themselves."""
+    return ruleset != Event.Ruleset.TRINIDAD
+
+
 def with_agreed_defaults(data: dict[str, Any]) -> dict[str, Any]:
-    """A new event's agreed rules where its settings say nothing: in a Trinidad set the
-    remedy for over-calling is the challenge, so the director's over-call penalty is
-    off there unless the event asks for it (RULES.md, "Decided for tournaments")."""
-    if "overcall_penalty" not in data and data.get("ruleset") == Event.Ruleset.TRINIDAD:
-        data["overcall_penalty"] = False
+    """A new event's agreed rules where its settings say nothing: the over-call
+    penalty as its ruleset has it (`default_overcall_penalty`)."""
+    if "overcall_penalty" not in data:
+        data["overcall_penalty"] = default_overcall_penalty(
+            data.get("ruleset", Event.Ruleset.JAMAICA)
+        )
     return data
+
+
+def following_the_ruleset(event: Event, data: dict[str, Any]) -> dict[str, Any]:
+    """A change of ruleset that does not name the over-call penalty takes the new
+    ruleset's default with it: a Jamaican event turned Trinidad stops charging an
+    over-call, as a new Trinidad event would, unless the director says otherwise."""
+    ruleset = data.get("ruleset", event.ruleset)
+    if ruleset != event.ruleset and "overcall_penalty" not in data:
+        data["overcall_penalty"] = default_overcall_penalty(ruleset)
+    return data
+
+
+# The draw is the site's, never a setting: its seed is made secret and at random when
+# the event (or series) is created, and only its SHA-256 is shown until it is revealed.
+DRAW_FIELDS = ("draw_seed", "draw_commitment")
+
+
+def check_draw_untouched(data: Any, *, of: str = "event") -> None:
+    """Refuse (400, naming the field) any attempt to set the draw's seed or commitment
+    of an event, or with `of="series"` of a series; nothing is written."""
+    if not isinstance(data, Mapping):
+        return
+    if of == "series":
+        seed = _("The draw seed is made by the site when the series is created and cannot be set.")
+        commitment = _(
+            "The draw commitment is the SHA-256 of the seed the site made when the series "
+            "was created; it cannot be set."
+        )
+    else:
+        seed = _("The draw seed is made by the site when the event is created and cannot be set.")
+        commitment = _(
+            "The draw commitment is the SHA-256 of the seed the site made when the event "
+            "was created; it cannot be set."
+        )
+    words = {"draw_seed": seed, "draw_commitment": commitment}
+    named = {name: [words[name]] for name in DRAW_FIELDS if name in data}
+    if named:
+        raise InvalidInput(named)
 
 
 def check_unknown_fields(data: Mapping[str, Any]) -> None:
@@ -374,6 +422,7 @@ def check_update(event: Event, data: Mapping[str, Any]) -> Event:
             }
         )
     check_ranking_frozen(event, data)
+    data = following_the_ruleset(event, data)
     if "rounds_planned" in data:
         check_rounds_planned(event, data["rounds_planned"])
     if "format" in data and data["format"] != event.format:

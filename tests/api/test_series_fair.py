@@ -118,7 +118,7 @@ def test_level_players_carry_the_same_and_a_wildcard_the_lowest_qualifiers(
 
 def test_the_final_waits_for_the_legs_unless_forced_with_a_reason(api, root, series, players):
     two_table_leg(series, players, day=1)
-    two_table_leg(series, players, day=2, finish=False)  # its last round closed: scored
+    two_table_leg(series, players, day=2)
     in_play = make_event(slug="leg-3", starts_on=date(2027, 1, 3), rounds_planned=1)
     services.add_leg(series=series, event=in_play)
     make_round(in_play)
@@ -140,6 +140,32 @@ def test_the_final_waits_for_the_legs_unless_forced_with_a_reason(api, root, ser
     assert client.get(SERIES).json()["final_forced_reason"] == "the venue of leg 3 flooded"
     page = client.get("/series/circuit/").content.decode()
     assert "seeded before every leg had finished: the venue of leg 3 flooded" in page
+
+
+def test_a_leg_counts_as_finished_only_once_its_director_finished_it(api, root, series, players):
+    """A leg whose last planned round is closed scores in the series' standings, but
+    its director may still reopen the round or add one: the final waits for it."""
+    two_table_leg(series, players, day=1)
+    closed = two_table_leg(series, players, day=2, finish=False)  # its last round closed
+    final = Event.objects.create(slug="final", name="Final", status=Event.Status.REGISTRATION)
+    final.directors.add(root)
+    client = api.as_(root)
+    assert rows_scored(client) == 2  # it scores already
+    refused = client.post(SERIES + "final/", {"event": "final"}, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["legs"][0].startswith(f"Not every leg is finished: {closed.name}.")
+    assert not Entry.objects.filter(event=final).exists()
+    services.finish_event(event=closed)
+    seeded = client.post(SERIES + "final/", {"event": "final"}, format="json")
+    assert seeded.status_code == 200, seeded.json()
+    assert client.get(SERIES).json()["final_forced_reason"] == ""
+
+
+def rows_scored(client) -> int:
+    """How many legs the series' standings count for their leader."""
+    return len(
+        [r for r in client.get(SERIES + "standings/").json()["standings"][0]["results"] if r]
+    )
 
 
 def test_a_final_out_of_step_says_what_would_change_and_is_reseeded(api, root, series, players):

@@ -23,7 +23,7 @@ BASE = {
     "format": "total",
     "rounds_planned": "4",
     "seating": "swiss",
-    "overcall_penalty": "on",  # as the page sends it: the box starts ticked
+    "overcall_penalty": "",  # as the page sends it: "as the ruleset says"
 }
 VARIANTS = ("overcall_penalty", "trinidad_doubling", "penalty_per_hand")
 
@@ -47,10 +47,19 @@ def test_the_form_offers_the_agreed_variants_with_their_help(creator):
     assert "on the event's settings page" in body  # for the deck and the director penalty
     assert "agreed variants take their usual values" not in body
     page = Page(response.content)
-    boxes = {name: page.fields[("", name)]["attrs"] for name in VARIANTS}
-    assert [name for name, attrs in boxes.items() if "checked" in attrs] == ["overcall_penalty"]
-    for name, attrs in boxes.items():
-        assert attrs["type"] == "checkbox"
+    fields = {name: page.fields[("", name)] for name in VARIANTS}
+    # The over-call penalty is a choice that starts at the ruleset's own (Jamaica: on,
+    # Trinidad: off); the other variants are boxes that start unticked.
+    assert (fields["overcall_penalty"]["tag"], fields["overcall_penalty"]["value"]) == (
+        "select",
+        "",
+    )
+    assert "as the ruleset says (Jamaica: on, Trinidad: off)" in body
+    boxes = {name: fields[name]["attrs"] for name in VARIANTS if name != "overcall_penalty"}
+    assert [name for name, attrs in boxes.items() if "checked" in attrs] == []
+    assert all(attrs["type"] == "checkbox" for attrs in boxes.values())
+    for name, field in fields.items():
+        attrs = field["attrs"]
         helptext = attrs["aria-describedby"]
         assert helptext == f"id_{name}_helptext"
         assert page.text(helptext) == str(Event._meta.get_field(name).help_text)
@@ -61,11 +70,24 @@ def test_the_form_offers_the_agreed_variants_with_their_help(creator):
     ("settings", "expected"),
     [
         ({}, (True, False, False)),
-        ({"overcall_penalty": ""}, (False, False, False)),
-        ({"ruleset": "trinidad", "trinidad_doubling": "on"}, (True, True, False)),
+        ({"overcall_penalty": "off"}, (False, False, False)),
+        ({"overcall_penalty": "on"}, (True, False, False)),
+        # In a Trinidad set the remedy for over-calling is the challenge: no penalty
+        # unless the director asks for it.
+        ({"ruleset": "trinidad"}, (False, False, False)),
+        ({"ruleset": "trinidad", "trinidad_doubling": "on"}, (False, True, False)),
+        ({"ruleset": "trinidad", "overcall_penalty": "on"}, (True, False, False)),
         ({"penalty_per_hand": "on"}, (True, False, True)),
     ],
-    ids=["the defaults", "over-call at no cost", "trinidad doubling", "penalty per hand"],
+    ids=[
+        "the defaults",
+        "over-call at no cost",
+        "over-call penalty asked for",
+        "trinidad",
+        "trinidad doubling",
+        "trinidad with the over-call penalty",
+        "penalty per hand",
+    ],
 )
 def test_an_event_is_created_with_each_variant(creator, w, settings, expected):
     data = {key: value for key, value in {**BASE, **settings}.items() if value}
@@ -81,7 +103,7 @@ def test_an_event_is_created_with_each_variant(creator, w, settings, expected):
 
 
 def test_trinidad_doubling_for_a_jamaican_set_is_refused_on_the_field(creator):
-    data = {**BASE, "trinidad_doubling": "on", "penalty_per_hand": "on"}
+    data = {**BASE, "overcall_penalty": "off", "trinidad_doubling": "on", "penalty_per_hand": "on"}
     response = creator.post("/director/new/", data)
     assert response.status_code == 400
     assert form_errors(response) == [
@@ -91,7 +113,8 @@ def test_trinidad_doubling_for_a_jamaican_set_is_refused_on_the_field(creator):
     assert not Event.objects.filter(slug="mandeville").exists()
     # What was typed is kept, to correct and send again.
     page = Page(response.content)
-    assert all("checked" in page.fields[("", name)]["attrs"] for name in VARIANTS)
+    assert page.fields[("", "overcall_penalty")]["value"] == "off"
+    assert all("checked" in page.fields[("", name)]["attrs"] for name in VARIANTS[1:])
 
 
 def test_a_date_as_people_write_it_and_the_odd_tables_are_asked_before_round_1(creator, w):
