@@ -22,9 +22,11 @@ from core.management.commands.translations import (
 )
 from kalooki_site.digits import ascii_digits, persian_digits
 from kalooki_site.middleware import read_digits_as_ascii
+from scoring.models import Hand
 from tests.core.test_archive import forget, resigned
 from tests.director.test_event_settings import as_posted
 from tests.fixtures import make_world, played_event
+from tests.html import HTMX, row, signed_in
 from tournaments.models import Event
 
 
@@ -268,6 +270,17 @@ def test_a_score_typed_in_persian_digits_is_saved(client, w):
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Event.objects.get(pk=w.event.pk).round_minutes == 75
+
+
+def test_a_hand_typed_in_persian_digits_is_recorded_as_numbers(w):
+    director = signed_in(w.alice)
+    typed = row(seat1="۲۳", seat2="۰", seat3="JK AS ۱۰H ۷D", seat4="٤١", went_out="۲")
+    response = director.post(w.hand_url(1), typed, HTTP_ACCEPT_LANGUAGE="fa", **HTMX)
+    assert response.status_code == 200
+    hand = Hand.objects.get(table=w.table, number=1)
+    scores = hand.scores.order_by("seat__position").values_list("card_points", "cards")
+    assert list(scores) == [(23, ""), (0, ""), (82, "JK AS 10H 7D"), (41, "")]
+    assert hand.went_out.position == 2
 
 
 # --- Cached pages, the event's setting, the API and the archive ----------------------
