@@ -5,7 +5,6 @@ not organise is a 404, as if it did not exist."""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -16,125 +15,12 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core import selectors, services
 from core.series import selectors as reads
+from core.series.locked import final_choices, leg_choices, series_locks
 from director.common import act, invalid_form
-from director.settings_forms import (
-    HELP,
-    PRIZE_TIE_CHOICES,
-    prize_row_errors,
-    prize_rows,
-    prizes_from_rows,
-)
-from game.series import default_points_scale
+from director.series_forms import EventChoiceForm, FinalForm, NewSeriesForm, SeriesForm
+from director.settings_forms import prize_row_errors, prize_rows, prizes_from_rows
+from game import series as game_series
 from tournaments.models import Event, Series
-
-
-class ScaleField(forms.CharField):
-    """Series points as "100, 80, 65": best place first."""
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        if not value:
-            return None
-        try:
-            return [int(part) for part in value.replace(";", ",").split(",") if part.strip()]
-        except ValueError as error:
-            raise forms.ValidationError(
-                "Give the series points as whole numbers, best place first: 100, 80, 65"
-            ) from error
-
-
-class SeriesForm(forms.Form):
-    """A series' settings as its settings form changes them: a blank scale keeps the
-    current one (`data_for_service`)."""
-
-    name = forms.CharField(max_length=200)
-    slug = forms.SlugField(
-        max_length=80, required=False, label="Address (slug)", help_text="blank: keep it"
-    )
-    season = forms.CharField(max_length=40, required=False)
-    points_scale = ScaleField(
-        required=False, help_text="best place first; blank: keep the current scale"
-    )
-    best_of = forms.IntegerField(min_value=1, max_value=100, required=False)
-    qualifiers = forms.IntegerField(min_value=0, max_value=1000, initial=16)
-    ties_qualify = forms.BooleanField(
-        required=False,
-        label="Players level with the last qualifier all qualify",
-        help_text="level after the countback's steps but the draw; off: the draw decides",
-    )
-    carry_over_step = forms.IntegerField(
-        min_value=0,
-        max_value=500,
-        required=False,
-        label="Carry-over step",
-        help_text="the final starts the series leader at 0 and each rank below this many "
-        "points more; blank or 0: everyone starts level",
-    )
-    wildcard_carry = forms.IntegerField(
-        min_value=0,
-        max_value=100_000,
-        required=False,
-        label="Carry of other entrants",
-        help_text="what an entrant of the final who is not a qualifier carries; blank: the "
-        "lowest qualifier's carry",
-    )
-    public = forms.BooleanField(required=False, initial=True)
-    prize_currency = forms.CharField(
-        max_length=8, required=False, label="Prize currency", help_text=HELP["prize_currency"]
-    )
-    prize_ties = forms.ChoiceField(
-        choices=PRIZE_TIE_CHOICES,
-        required=False,
-        label="Players tied on every score before the draw",
-    )
-
-    def data_for_service(self) -> dict:
-        data = dict(self.cleaned_data)
-        if data.get("points_scale") is None:
-            data.pop("points_scale", None)
-        if data.get("carry_over_step") is None:
-            data["carry_over_step"] = 0
-        for name in ("slug", "prize_ties"):  # blank: as they are
-            if not data.get(name):
-                data.pop(name, None)
-        return data
-
-
-class NewSeriesForm(SeriesForm):
-    """A new series: a blank scale is the default one (the service leaves it unset)."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        first = ", ".join(str(points) for points in default_points_scale()[:3])
-        self.fields["slug"].required = True
-        self.fields["slug"].help_text = ""
-        scale = self.fields["points_scale"]
-        scale.help_text = f"best place first; blank: the default ({first}, ...)"
-
-
-class EventChoiceForm(forms.Form):
-    event = forms.SlugField(max_length=80)
-
-
-class FinalForm(EventChoiceForm):
-    seed_by = forms.ChoiceField(
-        choices=[
-            ("series", "by series rank"),
-            ("rating", "by rating across events (players not rated yet after the rated)"),
-        ],
-        initial="series",
-        required=False,
-        error_messages={
-            "invalid_choice": "Seed the final by series rank or by rating across events."
-        },
-    )
-
-    force = forms.BooleanField(required=False, label="Seed it although a leg is not finished")
-    reason = forms.CharField(max_length=300, required=False, label="Why")
-
-    def clean_seed_by(self) -> str:
-        return self.cleaned_data.get("seed_by") or "series"
-
 
 SEEDED_BY = {"series": "series rank", "rating": "rating across events"}
 
@@ -184,35 +70,25 @@ def create_series(request: HttpRequest) -> HttpResponse:
 def series_page(request: HttpRequest, slug: str) -> HttpResponse:
     series = organised(request, slug)
     directed = selectors.directed_events(request.user).order_by("-starts_on", "name")
-    legs = reads.leg_rows(reads.legs_of(series))
+    locks = series_locks(series)
+    legs = reads.leg_rows(reads.legs_of(series), frozen=locks.frozen)
+    # The menus offer what the services would take: none for legs once they are frozen.
+    can_add = (
+        [] if locks.legs else leg_choices(series, selectors.with_copy_of(directed, request.user))
+    )
     context = {
         "series": series,
         "legs": legs,
         "rows": reads.series_standings(series),
-        "can_add": selectors.with_copy_of(
-            directed.filter(series__isnull=True).exclude(final_of=series), request.user
-        ),
-        "can_be_final": directed.filter(series__isnull=True).exclude(status=Event.Status.FINISHED),
-        "form": SeriesForm(
-            initial={
-                "name": series.name,
-                "season": series.season,
-                "points_scale": ", ".join(str(p) for p in series.points_scale),
-                "best_of": series.best_of,
-                "qualifiers": series.qualifiers,
-                "ties_qualify": series.ties_qualify,
-                "carry_over_step": series.carry_over_step,
-                "wildcard_carry": series.wildcard_carry,
-                "public": series.public,
-                "slug": series.slug,
-                "prize_currency": series.prize_currency,
-                "prize_ties": series.prize_ties,
-            }
-        ),
+        "countback_words": game_series.COUNTBACK_WORDS,
+        "locks": locks,
+        "can_add": can_add,
+        "can_be_final": final_choices(series, directed),
+        "form": SeriesForm(series=series, locked=locks.settings),
         "prize_rows": prize_rows(None, series.prizes),
         "stale": reads.standings_stale(series),
         "out_of_step": selectors.out_of_step(series),
-        "final_started": services.final_started(series),
+        "final_started": locks.started,
         "unfinished": [leg.event for leg in legs if not leg.scored],
     }
     return render(request, "director/series.html", context)
@@ -222,7 +98,7 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def change_series(request: HttpRequest, slug: str) -> HttpResponse:
     series = organised(request, slug)
-    form = SeriesForm(request.POST)
+    form = SeriesForm(request.POST, series=series, locked=series_locks(series).settings)
     # The page's prize rows; a form without them leaves the prizes as they are.
     rows = prize_rows(request.POST, series.prizes) if "prize-TOTAL_FORMS" in request.POST else None
     if not form.is_valid() or (rows is not None and not rows.is_valid()):
