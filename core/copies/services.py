@@ -10,6 +10,7 @@ One service for the director's page, the API and the admin."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext as _
 
 from core.common import with_history_user
 from core.copies.selectors import counted_of
@@ -29,11 +30,16 @@ def check_may_count(by: AbstractBaseUser | None, event: Event, other: Event | No
     if by is None:
         return
     if not can_direct(by, event):
-        raise Forbidden(f"Only a director of {event.name} may count it.", field="event")
+        raise Forbidden(
+            _("Only a director of %(name)s may count it.") % {"name": event.name}, field="event"
+        )
     if other is not None and not can_direct(by, other):
         raise Forbidden(
-            f"Counting {event.slug} takes {other.slug} out of the ratings and series, and "
-            f"you do not direct {other.slug}: one of its directors may.",
+            _(
+                "Counting %(slug)s takes %(other)s out of the ratings and series, and you do "
+                "not direct %(other)s: one of its directors may."
+            )
+            % {"slug": event.slug, "other": other.slug},
             field="event",
         )
 
@@ -60,7 +66,7 @@ def locked(event: Event) -> tuple[Event, Event | None, Series | None, Series | N
         s is not None and s.pk not in series_ids for s in (leg_of, final_of)
     )
     if changed:
-        raise StateConflict("The event changed meanwhile; nothing was saved. Try again.")
+        raise StateConflict(_("The event changed meanwhile; nothing was saved. Try again."))
     return event, now, leg_of, final_of
 
 
@@ -75,7 +81,8 @@ def count_copy(*, event: Event, by: AbstractBaseUser | None = None) -> Event:
     event, other, leg_of, final_of = locked(event)
     if event.counted:
         raise StateConflict(
-            f"{event.name} ({event.slug}) counts already: it is not a copy left out.",
+            _("%(name)s (%(slug)s) counts already: it is not a copy left out.")
+            % {"name": event.name, "slug": event.slug},
             field="event",
         )
     check_may_count(by, event, other)

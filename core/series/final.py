@@ -20,6 +20,7 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from core import derived
 from core.common import with_history_user
@@ -54,8 +55,11 @@ FORCED_REASON_MAX = Series._meta.get_field("final_forced_reason").max_length
 def check_seed_by(value: Any) -> str:
     if value not in SEED_BY:
         raise InvalidInput(
-            f'Seed the final by "{SEED_BY_SERIES}" (series rank) or "{SEED_BY_RATING}" '
-            "(rating across events).",
+            _(
+                'Seed the final by "%(series)s" (series rank) or "%(rating)s" (rating across '
+                "events)."
+            )
+            % {"series": SEED_BY_SERIES, "rating": SEED_BY_RATING},
             field="seed_by",
         )
     return value
@@ -129,22 +133,33 @@ def out_of_step(series: Series) -> list[str]:
         if player in withdrew and entry is None:
             continue
         if entry is None or player not in seeded:
-            changes.append(f"{f.name} would enter, seed {f.seed}, carrying {f.carried}")
+            changes.append(
+                _("%(name)s would enter, seed %(seed)s, carrying %(carried)s")
+                % {"name": f.name, "seed": f.seed, "carried": f.carried}
+            )
             continue
         if entry.seed_number != f.seed:
-            changes.append(f"{f.name} would be seed {f.seed} (now {entry.seed_number})")
+            changes.append(
+                _("%(name)s would be seed %(seed)s (now %(now)s)")
+                % {"name": f.name, "seed": f.seed, "now": entry.seed_number}
+            )
         if entry.carried_points != f.carried:
-            changes.append(f"{f.name} would carry {f.carried} (now {entry.carried_points})")
+            changes.append(
+                _("%(name)s would carry %(carried)s (now %(now)s)")
+                % {"name": f.name, "carried": f.carried, "now": entry.carried_points}
+            )
     for player, entry in seeded.items():
         if player not in plan and entry.seed_number not in replaced_seeds:
-            changes.append(f"{entry.player.name} would leave (no longer a qualifier)")
-    others, _ = wildcard_carry(series, {f.player: (f.carried, f.why) for f in plan.values()})
+            changes.append(
+                _("%(name)s would leave (no longer a qualifier)") % {"name": entry.player.name}
+            )
+    others, _why = wildcard_carry(series, {f.player: (f.carried, f.why) for f in plan.values()})
     for player, entry in entered.items():
         other = player not in plan and (entry.seed_number in replaced_seeds or player not in seeded)
         if other and entry.carried_points != others:
             changes.append(
-                f"{entry.player.name} (not a qualifier) would carry {others} "
-                f"(now {entry.carried_points})"
+                _("%(name)s (not a qualifier) would carry %(carried)s (now %(now)s)")
+                % {"name": entry.player.name, "carried": others, "now": entry.carried_points}
             )
     return changes
 
@@ -174,26 +189,34 @@ def create_final(
     check_directs(by, event, as_="a series' final")
     check_counted(event, as_="the final")
     if event.series_id == series.pk:
-        raise StateConflict(f"{event.name} is a leg of this series, not its final.", field="event")
+        raise StateConflict(
+            _("%(name)s is a leg of this series, not its final.") % {"name": event.name},
+            field="event",
+        )
     reseeding = series.final_id == event.pk
     played = Hand.objects.filter(table__round__event=event).exists()
     if event.status == Event.Status.FINISHED or played or (event.rounds.exists() and not reseeding):
-        again = ", so it can no longer be seeded again" if reseeding else ""
-        first = "hand is recorded" if reseeding else "round"
-        raise StateConflict(
-            f"{event.name} has started; the final's entries are made before its first "
-            f"{first}{again}.",
-            field="event",
-        )
+        if reseeding:
+            message = _(
+                "%(name)s has started; the final's entries are made before its first hand "
+                "is recorded, so it can no longer be seeded again."
+            )
+        else:
+            message = _(
+                "%(name)s has started; the final's entries are made before its first round."
+            )
+        raise StateConflict(message % {"name": event.name}, field="event")
     check_carry_over(series.carry_over_step, event, field="event", error=StateConflict)
     if series.final_id not in (None, event.pk):
-        raise StateConflict("This series already has its final.", field="event")
+        raise StateConflict(_("This series already has its final."), field="event")
     check_not_final_elsewhere(series, event, field="event")
     check_public_event(series.public, event, as_="the final")
     if not series.qualifiers:
         raise StateConflict(
-            "This series sends nobody to its final: its qualifiers is 0. Set how many "
-            "players, by series rank, qualify first.",
+            _(
+                "This series sends nobody to its final: its qualifiers is 0. Set how many "
+                "players, by series rank, qualify first."
+            ),
             field="qualifiers",
         )
     reason = " ".join((reason or "").split())
@@ -201,16 +224,22 @@ def create_final(
     if unfinished and not force:
         names = ", ".join(leg.name for leg in unfinished)
         raise StateConflict(
-            f"Not every leg is finished: {names}. Seed the final once they are, or force it "
-            "with a reason (shown on the series' page).",
+            _(
+                "Not every leg is finished: %(names)s. Seed the final once they are, or force "
+                "it with a reason (shown on the series' page)."
+            )
+            % {"names": names},
             field="legs",
         )
     if unfinished and not reason:
         raise InvalidInput(
-            "Say why the final is seeded before every leg is finished.", field="reason"
+            _("Say why the final is seeded before every leg is finished."), field="reason"
         )
     if len(reason) > FORCED_REASON_MAX:
-        raise InvalidInput(f"The reason is at most {FORCED_REASON_MAX} characters.", field="reason")
+        raise InvalidInput(
+            _("The reason is at most %(most)s characters.") % {"most": FORCED_REASON_MAX},
+            field="reason",
+        )
     if derived.is_dirty(SERIES_STANDINGS, series.pk):
         refresh_series_standings(series=series)
     # Seated from the entries about to change, with no hand played: seated again later.
@@ -220,7 +249,7 @@ def create_final(
         ratings.refresh_ratings(if_stale=True)
     plan = final_plan(series, seed_by=seed_by)
     if not plan:
-        raise StateConflict("No player has qualified yet: no leg has finished.", field="event")
+        raise StateConflict(_("No player has qualified yet: no leg has finished."), field="event")
     if event.status == Event.Status.DRAFT:
         Event.objects.filter(pk=event.pk).update(status=Event.Status.REGISTRATION)
     players = {f.player for f in plan}
@@ -237,7 +266,7 @@ def create_final(
         others_seeded.update(seed_number=None)  # the seeds are the qualifiers'
     Entry.objects.filter(event=event, player_id__in=players).update(seed_number=None)
     carries = {f.player: f.carried for f in plan}
-    others, _ = wildcard_carry(series, {f.player: (f.carried, f.why) for f in plan})
+    others, _why = wildcard_carry(series, {f.player: (f.carried, f.why) for f in plan})
     Entry.objects.filter(event=event).exclude(player_id__in=players).update(carried_points=others)
     for f in plan:
         entry = Entry.objects.filter(event=event, player_id=f.player).first()

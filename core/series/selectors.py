@@ -10,6 +10,8 @@ from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Max, Q, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from core.errors import Missing
 from core.jobs import SERIES_STANDINGS
@@ -33,7 +35,7 @@ def visible_series(user: User) -> QuerySet[Series]:
 def series_for(user: User, slug: str) -> Series:
     found = visible_series(user).filter(slug=slug).first()
     if found is None:
-        raise Missing("No such series.")
+        raise Missing(_("No such series."))
     return found
 
 
@@ -113,7 +115,7 @@ def leg_of(series: Series, slug: str) -> Event:
     """A leg of the series by its slug; 404 if the series has no such leg."""
     leg = series.legs.filter(slug=slug).first()
     if leg is None:
-        raise Missing("No such leg in this series.")
+        raise Missing(_("No such leg in this series."))
     return leg
 
 
@@ -214,14 +216,14 @@ def prize_text(
     parts = [f"{currency}{amount:,.2f}"] if amount else []
     if item:
         parts.append(item)
-    shared = (
-        f" (shared with place{'s' if len(shared_with) > 1 else ''} "
-        + ", ".join(str(r) for r in shared_with)
-        + ")"
-        if shared_with
-        else ""
-    )
-    return " and ".join(parts) + shared
+    text = _(" and ").join(parts)
+    if shared_with:
+        text = ngettext(
+            "%(prize)s (shared with place %(places)s)",
+            "%(prize)s (shared with places %(places)s)",
+            len(shared_with),
+        ) % {"prize": text, "places": ", ".join(str(r) for r in shared_with)}
+    return text
 
 
 def prize_table(prizes: list[dict] | None, currency: str = "") -> list[PrizeLine]:
@@ -266,15 +268,27 @@ def series_standings(series: Series) -> list[SeriesStanding]:
     return rows
 
 
+# What put a player below another level on points (`game.series.DECIDED_WORDS`), in
+# the reader's language.
+DECIDED_WORDS = {
+    "countback": gettext_lazy("on countback (counted results place by place)"),
+    "latest_leg": gettext_lazy("on the latest leg both played"),
+    "draw": gettext_lazy("by the series' draw"),
+}
+
+
 def tie_note(row: SeriesStanding, above: SeriesStanding | None, legs: dict[str, str]) -> str:
     """Why a player level on points with the one above is below them, in words ("" when
     points decided)."""
     if above is None or row.decided_by not in game_series.DECIDED_WORDS:
         return ""
-    how = game_series.DECIDED_WORDS[row.decided_by]
+    how = str(DECIDED_WORDS.get(row.decided_by, game_series.DECIDED_WORDS[row.decided_by]))
     if row.decided_by == game_series.ON_LATEST_LEG and row.latest_leg:
-        how += f" ({legs.get(row.latest_leg, row.latest_leg)})"
-    return f"level on points with {above.player.name}: below {how}"
+        how = _("%(how)s (%(leg)s)") % {"how": how, "leg": legs.get(row.latest_leg, row.latest_leg)}
+    return _("level on points with %(name)s: below %(how)s") % {
+        "name": above.player.name,
+        "how": how,
+    }
 
 
 def event_prizes(event: Event, standings: list) -> dict[int, PrizeLine]:
@@ -345,9 +359,10 @@ def qualifier_carries(rows: list[SeriesStanding], step: int) -> dict[int, tuple[
             first = row.rank
         carry = game_series.carried_score(first, step)
         why = (
-            f"series rank {row.rank}"
+            _("series rank %(rank)s") % {"rank": row.rank}
             if first == row.rank
-            else (f"series rank {row.rank}, level with rank {first} but for the draw")
+            else _("series rank %(rank)s, level with rank %(first)s but for the draw")
+            % {"rank": row.rank, "first": first}
         )
         found[row.player_id] = (carry, why)
     return found
@@ -355,9 +370,9 @@ def qualifier_carries(rows: list[SeriesStanding], step: int) -> dict[int, tuple[
 
 def wildcard_carry(series: Series, carries: dict[int, tuple[int, str]]) -> tuple[int, str]:
     if series.wildcard_carry is not None:
-        return series.wildcard_carry, "not a qualifier: the series' carry for other entrants"
-    lowest = max((carry for carry, _ in carries.values()), default=0)
-    return lowest, "not a qualifier: the lowest qualifier's carry"
+        return series.wildcard_carry, _("not a qualifier: the series' carry for other entrants")
+    lowest = max((carry for carry, _why in carries.values()), default=0)
+    return lowest, _("not a qualifier: the lowest qualifier's carry")
 
 
 def final_carry(event: Event, player_id: int) -> int | None:

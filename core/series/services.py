@@ -18,6 +18,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
 
 from core.common import full_clean_or_raise, with_history_user
 from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
@@ -55,6 +57,18 @@ RANKING_FIELDS = ("points_scale", "best_of", "qualifiers", "ties_qualify")
 FROZEN_FIELDS = (*RANKING_FIELDS, "carry_over_step", "wildcard_carry")
 # Shown on the public pages of its legs and final (which link to a public series).
 SHOWN_FIELDS = ("slug", "name", "season", "public")
+# What an event is to a series, as the refusals name it (the checks' `as_`), in the
+# reader's language.
+ROLES = {
+    "a leg": pgettext_lazy("role in a series", "a leg"),
+    "the final": pgettext_lazy("role in a series", "the final"),
+    "a series' final": pgettext_lazy("role in a series", "a series' final"),
+    "a leg of a series": pgettext_lazy("role in a series", "a leg of a series"),
+}
+
+
+def role_words(as_: str) -> str:
+    return str(ROLES.get(as_, as_))
 
 
 def check_series(data: Mapping[str, Any], *, series: Series | None = None) -> None:
@@ -63,12 +77,15 @@ def check_series(data: Mapping[str, Any], *, series: Series | None = None) -> No
     (the admin checks through this)."""
     unknown = sorted(set(data) - set(SERIES_FIELDS) - set(LINK_FIELDS))
     if unknown:
-        raise InvalidInput({name: ["This is not a series setting."] for name in unknown})
+        raise InvalidInput({name: [_("This is not a series setting.")] for name in unknown})
     if "points_scale" in data:
         try:
             game_series.check_points_scale(data["points_scale"])
         except ValueError as error:
-            raise InvalidInput(f"The points scale {error}.", field="points_scale") from error
+            # The rules' own words for what is wrong with it (`game.series`).
+            raise InvalidInput(
+                _("The points scale %(error)s.") % {"error": error}, field="points_scale"
+            ) from error
     if "prizes" in data:
         check_prizes(data["prizes"])
     if series is not None and series.pk is not None and data.get("public") and not series.public:
@@ -85,9 +102,12 @@ def check_public_event(public: bool, event: Event, *, as_: str, field: str = "ev
     event."""
     if public and not event.public:
         raise InvalidInput(
-            f"{event.name} is a private event, so it cannot be {as_} of a public series "
-            "(which shows its legs and final to everyone): make the event public first, "
-            "or the series private.",
+            _(
+                "%(name)s is a private event, so it cannot be %(role)s of a public series "
+                "(which shows its legs and final to everyone): make the event public first, "
+                "or the series private."
+            )
+            % {"name": event.name, "role": role_words(as_)},
             field=field,
         )
 
@@ -106,9 +126,14 @@ def check_may_be_public(series: Series, *, final: Event | None, lock: bool = Tru
     ]
     if private:
         raise InvalidInput(
-            f"A public series shows its legs and final to everyone, and {', '.join(private)} "
-            f"{'is a private event' if len(private) == 1 else 'are private events'}: make "
-            f"{'it' if len(private) == 1 else 'them'} public first.",
+            ngettext(
+                "A public series shows its legs and final to everyone, and %(names)s is a "
+                "private event: make it public first.",
+                "A public series shows its legs and final to everyone, and %(names)s are "
+                "private events: make them public first.",
+                len(private),
+            )
+            % {"names": ", ".join(private)},
             field="public",
         )
 
@@ -123,8 +148,11 @@ def check_may_be_private(event: Event) -> None:
     if series is not None:
         role = "a leg" if series.pk == event.series_id else "the final"
         raise InvalidInput(
-            f"This event is {role} of the public series {series}, which shows it to "
-            "everyone: make the series private, or take the event out of it, first.",
+            _(
+                "This event is %(role)s of the public series %(series)s, which shows it to "
+                "everyone: make the series private, or take the event out of it, first."
+            )
+            % {"role": role_words(role), "series": series},
             field="public",
         )
 
@@ -133,7 +161,8 @@ def check_not_final_elsewhere(series: Series, event: Event, *, field: str) -> No
     other = Series.objects.filter(final=event).exclude(pk=series.pk).first()
     if other is not None:
         raise InvalidInput(
-            f"{event.name} is already the final of {other}; an event is the final of one series.",
+            _("%(name)s is already the final of %(series)s; an event is the final of one series.")
+            % {"name": event.name, "series": other},
             field=field,
         )
 
@@ -145,8 +174,11 @@ def check_carry_over(
     (format "total") can start from one."""
     if step and final is not None and final.format != Event.Format.TOTAL:
         raise error(
-            f"A carried-over score is penalty points: the final, {final.name}, must rank by "
-            'total points (format "total"), or carry_over_step be 0.',
+            _(
+                "A carried-over score is penalty points: the final, %(name)s, must rank by "
+                'total points (format "total"), or carry_over_step be 0.'
+            )
+            % {"name": final.name},
             field=field,
         )
 
@@ -159,9 +191,12 @@ def check_final_format(event: Event, format: str) -> None:
     series = Series.objects.filter(final=event, carry_over_step__gt=0).first()
     if series is not None:
         raise InvalidInput(
-            f"This event is the final of {series}, which carries a score into it as penalty "
-            'points: it ranks by total points (format "total"). Clear the series\' final, '
-            "or set its carry_over_step to 0, first.",
+            _(
+                "This event is the final of %(series)s, which carries a score into it as "
+                'penalty points: it ranks by total points (format "total"). Clear the '
+                "series' final, or set its carry_over_step to 0, first."
+            )
+            % {"series": series},
             field="format",
         )
 
@@ -174,8 +209,11 @@ def check_step_unchanged(series: Series, step: int, final: Event | None) -> None
         return
     if Hand.objects.filter(table__round__event=final).exists():
         raise InvalidInput(
-            f"{final.name}, the final, has begun (its first hand is recorded), so its "
-            "carried points stay as they were seeded.",
+            _(
+                "%(name)s, the final, has begun (its first hand is recorded), so its "
+                "carried points stay as they were seeded."
+            )
+            % {"name": final.name},
             field="carry_over_step",
         )
 
@@ -191,9 +229,12 @@ def check_counted(
     and series until an organiser counts it instead, which takes the other out."""
     if not event.counted:
         raise error(
-            f"{event.name} ({event.slug}) is a copy of an event held here, left out of ratings "
-            f"and series, so it cannot be {as_} of a series: count it instead of the other "
-            "first (its dashboard), which takes the other out.",
+            _(
+                "%(name)s (%(slug)s) is a copy of an event held here, left out of ratings "
+                "and series, so it cannot be %(role)s of a series: count it instead of the "
+                "other first (its dashboard), which takes the other out."
+            )
+            % {"name": event.name, "slug": event.slug, "role": role_words(as_)},
             field=field,
         )
 
@@ -211,7 +252,11 @@ def check_directs(
     `PATCH /series/`'s `final` (where it is a field's value, so a 400). `by` None: a
     job or the shell, which may."""
     if by is not None and not can_direct(by, event):
-        raise error(f"Only a director of {event.name} may make it {as_}.", field=field)
+        raise error(
+            _("Only a director of %(name)s may make it %(role)s.")
+            % {"name": event.name, "role": role_words(as_)},
+            field=field,
+        )
 
 
 def final_event(
@@ -224,18 +269,21 @@ def final_event(
     if value is None:
         return None
     if not isinstance(value, str):
-        raise InvalidInput("Name the final by its event's slug (or null: none).", field="final")
+        raise InvalidInput(_("Name the final by its event's slug (or null: none)."), field="final")
     found = Event.objects.all() if by is None else visible_events(by)
     pk = found.filter(slug=value).values_list("pk", flat=True).first()
     if pk is None:  # a private event the user may not see does not exist for them
-        raise InvalidInput("No such event.", field="final")
+        raise InvalidInput(_("No such event."), field="final")
     event = Event.objects.select_for_update().get(pk=pk)  # after the series' lock
     if series.pk is not None and series.final_id == event.pk:
         return event  # unchanged (making the series public checks it again)
     check_directs(by, event, as_="a series' final", field="final", error=InvalidInput)
     check_counted(event, as_="the final", field="final", error=InvalidInput)
     if series.pk is not None and event.series_id == series.pk:
-        raise InvalidInput(f"{event.name} is a leg of this series, not its final.", field="final")
+        raise InvalidInput(
+            _("%(name)s is a leg of this series, not its final.") % {"name": event.name},
+            field="final",
+        )
     check_not_final_elsewhere(series, event, field="final")
     check_public_event(public, event, as_="the final", field="final")
     return event
@@ -246,7 +294,10 @@ def check_prizes(value: Any) -> list[dict]:
     try:
         table = game_prizes.check_table(value)
     except ValueError as error:
-        raise InvalidInput(f"The prize table: {error}.", field="prizes") from error
+        # The rules' own words for what is wrong with it (`game.prizes`).
+        raise InvalidInput(
+            _("The prize table: %(error)s.") % {"error": error}, field="prizes"
+        ) from error
     return [p.as_dict() for p in table]
 
 
@@ -322,9 +373,12 @@ def check_qualification_open(series: Series, *, field: str = "series") -> None:
     a reason (`reopen_series`)."""
     if qualification_frozen(series):
         raise StateConflict(
-            f"The final of {series} has started, so the series' qualification is frozen. "
-            "Its organiser reopens the series, with a reason, before a leg or a setting "
-            "that ranks it changes.",
+            _(
+                "The final of %(series)s has started, so the series' qualification is frozen. "
+                "Its organiser reopens the series, with a reason, before a leg or a setting "
+                "that ranks it changes."
+            )
+            % {"series": series},
             field=field,
         )
 
@@ -336,10 +390,12 @@ def reopen_series(*, series: Series, reason: str, by: AbstractBaseUser | None = 
     series = Series.objects.select_for_update().get(pk=series.pk)
     reason = " ".join((reason or "").split())
     if not reason:
-        raise InvalidInput("Say why the series is reopened.", field="reason")
+        raise InvalidInput(_("Say why the series is reopened."), field="reason")
     limit = Series._meta.get_field("reopened_reason").max_length
     if len(reason) > limit:
-        raise InvalidInput(f"The reason is at most {limit} characters.", field="reason")
+        raise InvalidInput(
+            _("The reason is at most %(most)s characters.") % {"most": limit}, field="reason"
+        )
     series.reopened_at = timezone.now()
     series.reopened_reason = reason
     with_history_user(series, by, f"reopened: {reason}").save(
@@ -359,11 +415,14 @@ def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None)
         return event
     if event.series_id is not None:
         raise StateConflict(
-            f"{event.name} is already a leg of another series; an event belongs to one.",
+            _("%(name)s is already a leg of another series; an event belongs to one.")
+            % {"name": event.name},
             field="event",
         )
     if series.final_id == event.pk:
-        raise StateConflict(f"{event.name} is this series' final, not a leg.", field="event")
+        raise StateConflict(
+            _("%(name)s is this series' final, not a leg.") % {"name": event.name}, field="event"
+        )
     check_counted(event, as_="a leg")
     check_public_event(series.public, event, as_="a leg")
     check_qualification_open(series, field="event")
@@ -379,7 +438,9 @@ def add_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None)
 def remove_leg(*, series: Series, event: Event, by: AbstractBaseUser | None = None) -> Event:
     event = Event.objects.select_for_update().get(pk=event.pk)
     if event.series_id != series.pk:
-        raise InvalidInput(f"{event.name} is not a leg of this series.", field="event")
+        raise InvalidInput(
+            _("%(name)s is not a leg of this series.") % {"name": event.name}, field="event"
+        )
     check_qualification_open(series, field="event")
     event.series = None
     event.series_places = None  # what this series counted from it, no longer its own
