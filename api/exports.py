@@ -7,6 +7,7 @@ private one (404 otherwise). Errors stay JSON, in the API's usual shape.
 from __future__ import annotations
 
 from django.http import HttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
@@ -78,7 +79,7 @@ class StandingsCsv(CsvExport):
         number = None
         if raw is not None:
             if not (raw.isascii() and raw.isdigit()) or len(raw) > 4:
-                raise exceptions.ValidationError({"round": ["Give a round number."]})
+                raise exceptions.ValidationError({"round": [_("Give a round number.")]})
             number = int(raw)
         text = exports.standings_csv(self.event, number)
         return csv_response(request, text, exports.filename(self.event, "standings", "csv"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions, parsers, throttling
 from rest_framework.pagination import LimitOffsetPagination
 
@@ -37,13 +38,19 @@ def check_document(data: Any) -> None:
             problem = text_problem(value)
             if problem is not None:
                 field = where.split("[", 1)[0].split(".", 1)[0] or NON_FIELD
-                inside = f" (in {where})" if where and where != field else ""
-                raise exceptions.ValidationError({field: [problem[:-1] + inside + "."]})
+                if where and where != field:
+                    problem = _("%(problem)s (in %(where)s).") % {
+                        "problem": problem[:-1],
+                        "where": where,
+                    }
+                raise exceptions.ValidationError({field: [problem]})
             continue
         if not isinstance(value, dict | list):
             continue
         if depth > MAX_DEPTH:
-            raise exceptions.ParseError(f"The JSON body is nested deeper than {MAX_DEPTH} levels.")
+            raise exceptions.ParseError(
+                _("The JSON body is nested deeper than %(most)s levels.") % {"most": MAX_DEPTH}
+            )
         if isinstance(value, dict):
             for key, item in value.items():
                 key_name = UNREADABLE.sub("?", str(key))
@@ -64,7 +71,7 @@ class JSONParser(parsers.JSONParser):
             data = super().parse(stream, media_type, parser_context)
         except RecursionError as error:
             raise exceptions.ParseError(
-                f"The JSON body is nested deeper than {MAX_DEPTH} levels."
+                _("The JSON body is nested deeper than %(most)s levels.") % {"most": MAX_DEPTH}
             ) from error
         check_document(data)
         return data
@@ -137,7 +144,7 @@ class TokenAuthentication(authentication.TokenAuthentication):
         except exceptions.AuthenticationFailed:
             if blocked:
                 raise exceptions.Throttled(
-                    throttle.wait(), "Too many requests with a wrong token."
+                    throttle.wait(), _("Too many requests with a wrong token.")
                 ) from None
             throttle.failed()
             raise
@@ -154,6 +161,11 @@ def whole_number(request, name: str, *, most: int, least: int = 0) -> int | None
         return None
     if not NUMBER.fullmatch(raw) or not least <= int(raw) <= most:
         raise exceptions.ValidationError(
-            {name: [f"Give a whole number from {least} to {most}, not {raw[:20]!r}."]}
+            {
+                name: [
+                    _("Give a whole number from %(least)s to %(most)s, not %(value)s.")
+                    % {"least": least, "most": most, "value": repr(raw[:20])}
+                ]
+            }
         )
     return int(raw)

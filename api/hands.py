@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
@@ -40,29 +41,34 @@ def parse_hand(body: Any, fields: set[str] = HAND_FIELDS) -> rules.HandEntry:
     engine reports each wrong one by field and seat; only the shape is checked here.
     `fields`: those the body may have (beyond the entry's, a director's `reason`)."""
     if not isinstance(body, dict):
-        raise exceptions.ValidationError({"non_field_errors": ["Send the hand as a JSON object."]})
+        raise exceptions.ValidationError(
+            {"non_field_errors": [_("Send the hand as a JSON object.")]}
+        )
     unknown = sorted(set(body) - fields)
     if unknown:
         raise exceptions.ValidationError(
-            {name: ["This is not a field of a hand."] for name in unknown}
+            {name: [_("This is not a field of a hand.")] for name in unknown}
         )
     problems: dict[str, list[str]] = {}
 
     def items(name: str, fields: set[str], make):
         raw = body.get(name) or []
         if not isinstance(raw, list):
-            problems.setdefault(name, []).append(f"{name} must be a list.")
+            problems.setdefault(name, []).append(_("%(name)s must be a list.") % {"name": name})
             return ()
         made = []
         for i, item in enumerate(raw, start=1):
             if not isinstance(item, dict):
-                problems.setdefault(name, []).append(f"entry {i} of {name} must be an object.")
+                problems.setdefault(name, []).append(
+                    _("entry %(index)s of %(name)s must be an object.") % {"index": i, "name": name}
+                )
                 continue
             extra = sorted(set(item) - fields)
             if extra:
                 known = ", ".join(sorted(fields))
                 problems.setdefault(name, []).append(
-                    f"entry {i} of {name}: {', '.join(extra)} is not a field (use {known})."
+                    _("entry %(index)s of %(name)s: %(extra)s is not a field (use %(known)s).")
+                    % {"index": i, "name": name, "extra": ", ".join(extra), "known": known}
                 )
                 continue
             made.append(make(**{field: item.get(field) for field in fields}))
@@ -88,7 +94,7 @@ def expected_version(request) -> int | None:
     match = IF_MATCH.match(header)
     if match is None:
         raise exceptions.ValidationError(
-            {"If-Match": ['Send the hand\'s version, e.g. If-Match: "3".']}
+            {"If-Match": [_('Send the hand\'s version, e.g. If-Match: "3".')]}
         )
     return int(match.group(1))
 
@@ -201,5 +207,5 @@ class HandDetail(TableView):
             table=found, number=hand, by=request.user, expected_version=expected_version(request)
         )
         if not removed:
-            raise exceptions.NotFound("This hand has not been recorded.")
+            raise exceptions.NotFound(_("This hand has not been recorded."))
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -3,6 +3,7 @@ read the selector, render."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
@@ -70,7 +71,7 @@ class RatingList(APIView):
     def get(self, request):
         raw = request.query_params.get("min_sets", "1")
         if not raw.isdigit() or len(raw) > 4 or not raw.isascii():
-            raise exceptions.ValidationError({"min_sets": ["Give a whole number of sets."]})
+            raise exceptions.ValidationError({"min_sets": [_("Give a whole number of sets.")]})
         min_sets = int(raw)
         limit = whole_number(request, "limit", least=1, most=MAX_LIMIT)
         offset = whole_number(request, "offset", most=MAX_OFFSET) or 0

@@ -4,6 +4,7 @@ selector, render."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny
@@ -83,7 +84,7 @@ def player_entry(event, player_id: int, field: str) -> Entry:
     entry = selectors.entries_of(event).filter(player_id=player_id).first()
     if entry is None:
         raise exceptions.ValidationError(
-            {field: [f"Player {player_id} is not entered in this event."]}
+            {field: [_("Player %(player)s is not entered in this event.") % {"player": player_id}]}
         )
     return entry
 

@@ -18,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
 from rest_framework.permissions import AllowAny
@@ -266,7 +267,7 @@ class StandingsView(EventScoped, APIView):
         number = None
         if raw is not None:
             if not re.fullmatch(r"[0-9]{1,4}", raw):
-                raise exceptions.ValidationError({"round": ["Give a round number."]})
+                raise exceptions.ValidationError({"round": [_("Give a round number.")]})
             number = int(raw)
         limit = whole_number(request, "limit", least=1, most=MAX_LIMIT)
         offset = whole_number(request, "offset", most=MAX_OFFSET) or 0

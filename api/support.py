@@ -5,6 +5,8 @@ from __future__ import annotations
 from functools import cached_property
 
 from django.db import OperationalError
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
@@ -40,14 +42,14 @@ def require_login(request) -> None:
 class CanCreateEventsOrReadOnly(BasePermission):
     """Checked before the body is read, so a refused writer learns nothing from it."""
 
-    message = "You may not create events."
+    message = gettext_lazy("You may not create events.")
 
     def has_permission(self, request, view) -> bool:
         return request.method in SAFE_METHODS or selectors.can_create_events(request.user)
 
 
 class CanAddPlayersOrReadOnly(BasePermission):
-    message = "Only directors may add players."
+    message = gettext_lazy("Only directors may add players.")
 
     def has_permission(self, request, view) -> bool:
         return request.method in SAFE_METHODS or selectors.can_add_players(request.user)
@@ -77,7 +79,7 @@ class EventScoped:
         """A round's seating is the public's once published; a draft (or one still
         being seated) is its directors' only, exactly as if it did not exist."""
         if round_ is None or (round_.status not in PLAYED_ROUND_STATUSES and not self.directs):
-            raise exceptions.NotFound("No such round.")
+            raise exceptions.NotFound(_("No such round."))
         return round_
 
     @cached_property
@@ -87,4 +89,4 @@ class EventScoped:
     def require_director(self) -> None:
         require_login(self.request)
         if not self.directs:
-            raise exceptions.PermissionDenied("Only a director of this event may change it.")
+            raise exceptions.PermissionDenied(_("Only a director of this event may change it."))

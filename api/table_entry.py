@@ -14,6 +14,7 @@ import dataclasses
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, serializers
 from rest_framework.permissions import AllowAny
@@ -128,7 +129,7 @@ def shown_version(request) -> int | None:
         raw = body["version"]
         if isinstance(raw, bool) or not isinstance(raw, int) or not 1 <= raw < 2**31:
             raise exceptions.ValidationError(
-                {"version": ["Send the version of the entry shown, a whole number from 1."]}
+                {"version": [_("Send the version of the entry shown, a whole number from 1.")]}
             )
         return raw
     return expected_version(request)
@@ -137,7 +138,7 @@ def shown_version(request) -> int | None:
 def proposal_document(table, number: int) -> dict:
     view = selectors.latest_proposal(table, number)
     if view is None:
-        raise exceptions.NotFound("No player has entered this hand.")
+        raise exceptions.NotFound(_("No player has entered this hand."))
     if view.state == "recorded":
         view = with_recorded_hand(view, table, number)
     return ProposalSerializer(view).data
