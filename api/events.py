@@ -3,6 +3,7 @@ or selector, render."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, generics
 from rest_framework.permissions import AllowAny
@@ -108,7 +109,7 @@ class EntryDetail(EventScoped, APIView):
     def entry(self, entry_id: int) -> Entry:
         entry = selectors.entries_of(self.event).filter(pk=entry_id).first()
         if entry is None:
-            raise exceptions.NotFound("No such entry in this event.")
+            raise exceptions.NotFound(_("No such entry in this event."))
         return entry
 
     @extend_schema(responses=EntrySerializer)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, generics, status
 from rest_framework.permissions import SAFE_METHODS, AllowAny, BasePermission
@@ -31,7 +33,7 @@ from tournaments.models import Event, HouseRuleset, Series
 
 
 class CanCreateSeriesOrReadOnly(BasePermission):
-    message = "You may not create a series."
+    message = gettext_lazy("You may not create a series.")
 
     def has_permission(self, request, view) -> bool:
         return request.method in SAFE_METHODS or reads.can_create_series(request.user)
@@ -75,7 +77,7 @@ class SeriesScoped:
     def require_organiser(self) -> None:
         require_login(self.request)
         if not reads.can_organise(self.request.user, self.series):
-            raise exceptions.PermissionDenied("Only an organiser of this series may change it.")
+            raise exceptions.PermissionDenied(_("Only an organiser of this series may change it."))
 
     def named_event(self, slug: str) -> Event:
         """The event a leg or final request names, among those the writer may see (the
@@ -83,7 +85,7 @@ class SeriesScoped:
         try:
             return selectors.event_for(self.request.user, slug)
         except Missing as missing:
-            raise exceptions.ValidationError({"event": ["No such event."]}) from missing
+            raise exceptions.ValidationError({"event": [_("No such event.")]}) from missing
 
 
 class SeriesDetail(SeriesScoped, generics.RetrieveUpdateAPIView):
@@ -218,7 +220,7 @@ class SeriesFinal(SeriesScoped, APIView):
 
 
 class CanDefineRulesetsOrReadOnly(BasePermission):
-    message = "Only directors may define rulesets."
+    message = gettext_lazy("Only directors may define rulesets.")
 
     def has_permission(self, request, view) -> bool:
         return request.method in SAFE_METHODS or selectors.can_create_events(request.user)
@@ -247,7 +249,7 @@ class HouseRulesetDetail(generics.RetrieveUpdateAPIView):
         if request.method not in SAFE_METHODS:
             require_login(request)
             if not reads.can_change_ruleset(request.user, self.get_object()):  # before the body
-                raise exceptions.PermissionDenied("Only who defined this ruleset may change it.")
+                raise exceptions.PermissionDenied(_("Only who defined this ruleset may change it."))
 
     def perform_update(self, serializer):
         serializer.instance = house.update_house_ruleset(
