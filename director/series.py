@@ -11,6 +11,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST, require_safe
 
 from core import selectors, services
@@ -22,7 +24,10 @@ from director.settings_forms import prize_row_errors, prize_rows, prizes_from_ro
 from game import series as game_series
 from tournaments.models import Event, Series
 
-SEEDED_BY = {"series": "series rank", "rating": "rating across events"}
+SEEDED_BY = {
+    "series": gettext_lazy("series rank"),
+    "rating": gettext_lazy("rating across events"),
+}
 
 
 def organised(request: HttpRequest, slug: str) -> Series:
@@ -61,7 +66,7 @@ def create_series(request: HttpRequest) -> HttpResponse:
     def create():
         created.append(services.create_series(data=form.data_for_service(), by=request.user))
 
-    response = act(request, "The series is created.", create, back)
+    response = act(request, _("The series is created."), create, back)
     return redirect(series_url(created[0])) if created else response
 
 
@@ -111,7 +116,7 @@ def change_series(request: HttpRequest, slug: str) -> HttpResponse:
     saved: list[Series] = []
     response = act(
         request,
-        "The series settings are saved; its standings are ranked again.",
+        _("The series settings are saved; its standings are ranked again."),
         lambda: saved.append(services.update_series(series=series, data=data, by=request.user)),
         series_url(series),
     )
@@ -134,7 +139,7 @@ def add_leg(request: HttpRequest, slug: str) -> HttpResponse:
     event = chosen_event(request, form)
     return act(
         request,
-        f"{event.name} is a leg of the series.",
+        _("%(name)s is a leg of the series.") % {"name": event.name},
         lambda: services.add_leg(series=series, event=event, by=request.user),
         series_url(series),
     )
@@ -147,7 +152,7 @@ def remove_leg(request: HttpRequest, slug: str, event: str) -> HttpResponse:
     leg = reads.leg_of(series, event)
     return act(
         request,
-        f"{leg.name} is no longer a leg of the series.",
+        _("%(name)s is no longer a leg of the series.") % {"name": leg.name},
         lambda: services.remove_leg(series=series, event=leg, by=request.user),
         series_url(series),
     )
@@ -159,7 +164,7 @@ def reopen_series(request: HttpRequest, slug: str) -> HttpResponse:
     series = organised(request, slug)
     return act(
         request,
-        "The series is reopened: its legs, their results and its settings may change again.",
+        _("The series is reopened: its legs, their results and its settings may change again."),
         lambda: services.reopen_series(
             series=series, reason=request.POST.get("reason", ""), by=request.user
         ),
@@ -179,8 +184,11 @@ def create_final(request: HttpRequest, slug: str) -> HttpResponse:
     return act(
         request,
         lambda entries: (
-            f"{len(entries)} qualifiers are entered in {event.name}, seeded by "
-            f"{SEEDED_BY[seed_by]} (seat round 1 'spread' to use the seeds)."
+            _(
+                "%(count)s qualifiers are entered in %(name)s, seeded by %(seeded)s (seat round 1 "
+                "'spread' to use the seeds)."
+            )
+            % {"count": len(entries), "name": event.name, "seeded": SEEDED_BY[seed_by]}
         ),
         lambda: services.create_final(
             series=series,

@@ -6,6 +6,8 @@ rest."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from director.settings_forms import HELP, PRIZE_TIE_CHOICES
 from game.series import default_points_scale
@@ -23,7 +25,7 @@ class ScaleField(forms.CharField):
             return [int(part) for part in value.replace(";", ",").split(",") if part.strip()]
         except ValueError as error:
             raise forms.ValidationError(
-                "Give the series points as whole numbers, best place first: 100, 80, 65"
+                _("Give the series points as whole numbers, best place first: 100, 80, 65")
             ) from error
 
 
@@ -52,45 +54,63 @@ class SeriesForm(forms.Form):
     values, and a page that leaves them out (as a browser does a disabled box) keeps
     them; a value sent anyway goes to the service, which refuses a change in its words."""
 
-    name = forms.CharField(max_length=200)
+    name = forms.CharField(max_length=200, label=gettext_lazy("Name"))
     slug = forms.SlugField(
-        max_length=80, required=False, label="Address (slug)", help_text="blank: keep it"
+        max_length=80,
+        required=False,
+        label=gettext_lazy("Address (slug)"),
+        help_text=gettext_lazy("blank: keep it"),
     )
-    season = forms.CharField(max_length=40, required=False)
+    season = forms.CharField(max_length=40, required=False, label=gettext_lazy("Season"))
     points_scale = ScaleField(
-        required=False, help_text="best place first; blank: keep the current scale"
+        required=False,
+        label=gettext_lazy("Points scale"),
+        help_text=gettext_lazy("best place first; blank: keep the current scale"),
     )
-    best_of = forms.IntegerField(min_value=1, max_value=100, required=False)
-    qualifiers = forms.IntegerField(min_value=0, max_value=1000, initial=16)
+    best_of = forms.IntegerField(
+        min_value=1, max_value=100, required=False, label=gettext_lazy("Best of")
+    )
+    qualifiers = forms.IntegerField(
+        min_value=0, max_value=1000, initial=16, label=gettext_lazy("Qualifiers")
+    )
     ties_qualify = forms.BooleanField(
         required=False,
-        label="Players level with the last qualifier all qualify",
-        help_text="level after the countback's steps but the draw; off: the draw decides",
+        label=gettext_lazy("Players level with the last qualifier all qualify"),
+        help_text=gettext_lazy(
+            "level after the countback's steps but the draw; off: the draw decides"
+        ),
     )
     carry_over_step = forms.IntegerField(
         min_value=0,
         max_value=500,
         required=False,
-        label="Carry-over step",
-        help_text="the final starts the series leader at 0 and each rank below this many "
-        "points more; blank or 0: everyone starts level",
+        label=gettext_lazy("Carry-over step"),
+        help_text=gettext_lazy(
+            "the final starts the series leader at 0 and each rank below this many points "
+            "more; blank or 0: everyone starts level"
+        ),
     )
     wildcard_carry = forms.IntegerField(
         min_value=0,
         max_value=100_000,
         required=False,
-        label="Carry of other entrants",
-        help_text="what an entrant of the final who is not a qualifier carries; blank: the "
-        "lowest qualifier's carry",
+        label=gettext_lazy("Carry of other entrants"),
+        help_text=gettext_lazy(
+            "what an entrant of the final who is not a qualifier carries; blank: the lowest "
+            "qualifier's carry"
+        ),
     )
-    public = forms.BooleanField(required=False, initial=True)
+    public = forms.BooleanField(required=False, initial=True, label=gettext_lazy("Public"))
     prize_currency = forms.CharField(
-        max_length=8, required=False, label="Prize currency", help_text=HELP["prize_currency"]
+        max_length=8,
+        required=False,
+        label=gettext_lazy("Prize currency"),
+        help_text=HELP["prize_currency"],
     )
     prize_ties = forms.ChoiceField(
         choices=PRIZE_TIE_CHOICES,
         required=False,
-        label="Players tied on every score before the draw",
+        label=gettext_lazy("Players tied on every score before the draw"),
     )
 
     def __init__(
@@ -133,7 +153,9 @@ class NewSeriesForm(SeriesForm):
         self.fields["slug"].required = True
         self.fields["slug"].help_text = ""
         scale = self.fields["points_scale"]
-        scale.help_text = f"best place first; blank: the default ({first}, ...)"
+        scale.help_text = _("best place first; blank: the default (%(first)s, ...)") % {
+            "first": first
+        }
 
 
 class EventChoiceForm(forms.Form):
@@ -143,18 +165,25 @@ class EventChoiceForm(forms.Form):
 class FinalForm(EventChoiceForm):
     seed_by = forms.ChoiceField(
         choices=[
-            ("series", "by series rank"),
-            ("rating", "by rating across events (players not rated yet after the rated)"),
+            ("series", gettext_lazy("by series rank")),
+            (
+                "rating",
+                gettext_lazy("by rating across events (players not rated yet after the rated)"),
+            ),
         ],
         initial="series",
         required=False,
         error_messages={
-            "invalid_choice": "Seed the final by series rank or by rating across events."
+            "invalid_choice": gettext_lazy(
+                "Seed the final by series rank or by rating across events."
+            )
         },
     )
 
-    force = forms.BooleanField(required=False, label="Seed it although a leg is not finished")
-    reason = forms.CharField(max_length=300, required=False, label="Why")
+    force = forms.BooleanField(
+        required=False, label=gettext_lazy("Seed it although a leg is not finished")
+    )
+    reason = forms.CharField(max_length=300, required=False, label=gettext_lazy("Why"))
 
     def clean_seed_by(self) -> str:
         return self.cleaned_data.get("seed_by") or "series"
