@@ -12,6 +12,7 @@ nobody edits a `.po` by hand: what a fragment gives replaces what the `.po` had.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import re
 import shutil
@@ -33,6 +34,12 @@ PLURAL_FORMS = {
     "fa": "nplurals=2; plural=(n > 1);",
 }
 IGNORED = [".venv", "venv", "tests", "bench", "staticfiles", "node_modules", "*.egg-info", "docs"]
+# makemessages writes each template as a Python file beside it while it reads it.
+IGNORED += ["*.html.py", "*.txt.py"]
+# One run at a time on this machine (makemessages writes beside the sources as it reads
+# them): a run waits for another to end. Not the lock people wrap the command in, so a
+# run under `flock /tmp/kalooki-po.lock` does not wait for itself.
+LOCK = Path(tempfile.gettempdir()) / "kalooki-translations-run.lock"
 
 # %(name)s, %s or %d, and {name}; %% is a percent sign, not a placeholder.
 PRINTF = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[sdifeEgGxXcr%]")
@@ -329,6 +336,11 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, check: bool, **options):
+        with LOCK.open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            self.run(check=check)
+
+    def run(self, *, check: bool) -> None:
         folder = locale_folder()
         languages = translated_languages()
         fragments, shape_problems = read_fragments(folder / "incoming", languages)
