@@ -225,7 +225,11 @@ def document(
         canvas.saveState()
         canvas.setFont(FONT, 7)
         canvas.setFillColor(colors.HexColor("#666666"))
-        text = printable(f"{footer}  ·  page {doc.page}" if footer else f"page {doc.page}")
+        text = printable(
+            _("%(footer)s  ·  page %(page)s") % {"footer": footer, "page": doc.page}
+            if footer
+            else _("page %(page)s") % {"page": doc.page}
+        )
         canvas.drawRightString(pagesize[0] - MARGIN, MARGIN / 2, text)
         canvas.restoreState()
 
@@ -234,7 +238,7 @@ def document(
 
 def draft_note(round_: Round) -> str:
     if round_.status in (Round.Status.DRAFT, Round.Status.SEATING):
-        return "DRAFT SEATING - it may still change before the round is published."
+        return _("DRAFT SEATING - it may still change before the round is published.")
     return ""
 
 

@@ -3,6 +3,7 @@ seat, to pin up by the door (the projector shows the same list a page at a time)
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
@@ -46,13 +47,18 @@ def find_your_table_pdf(*, event: Event, round_: Round, paper: str | None = None
     pagesize = paper_size(paper)
     width = pagesize[0] - 2 * MARGIN
     doc, buffer, on_page = document(
-        f"{event.name}: round {round_.number}, find your table",
+        _("%(event)s: round %(round)s, find your table")
+        % {"event": event.name, "round": round_.number},
         pagesize,
-        footer=f"{event.name} - round {round_.number} - find your table",
+        footer=_("%(event)s - round %(round)s - find your table")
+        % {"event": event.name, "round": round_.number},
     )
     story: list[Flowable] = [
-        Paragraph(markup(f"{event.name}: round {round_.number}"), TITLE),
-        Paragraph("Find your table: players A to Z", BODY),
+        Paragraph(
+            markup(_("%(event)s: round %(round)s") % {"event": event.name, "round": round_.number}),
+            TITLE,
+        ),
+        Paragraph(markup(_("Find your table: players A to Z")), BODY),
     ]
     note = draft_note(round_)
     if note:
@@ -60,9 +66,10 @@ def find_your_table_pdf(*, event: Event, round_: Round, paper: str | None = None
     story.append(Spacer(1, 4 * mm))
     rows = seated_a_to_z(round_)
     if not rows:
-        story.append(Paragraph("Nobody is seated in this round yet.", BODY))
+        story.append(Paragraph(markup(_("Nobody is seated in this round yet.")), BODY))
     else:
-        data = [[Paragraph(h, HEAD) for h in ("Player", "Club", "Table", "Seat")]]
+        headings = (_("Player"), _("Club"), _("Table"), _("Seat"))
+        data = [[Paragraph(markup(h), HEAD) for h in headings]]
         for name, club, table, seat in rows:
             data.append([Paragraph(markup(name), CELL), Paragraph(markup(club), CELL), table, seat])
         widths = [width - 48 * mm - 2 * 18 * mm, 48 * mm, 18 * mm, 18 * mm]

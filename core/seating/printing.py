@@ -3,6 +3,8 @@ table: the grid of hands and seats, and a QR code to the table's public page).""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import landscape
@@ -48,11 +50,13 @@ def agreed_rules(event: Event) -> str:
     """What the event agreed, in a line of the score sheet's heading."""
     amount = event.director_penalty
     if event.overcall_penalty:
-        text = f"Over-call or false laydown: {amount} points."
+        text = _("Over-call or false laydown: %(points)s points.") % {"points": amount}
     else:
-        text = f"False laydown: {amount} points; an over-call is recorded, not charged."
+        text = _("False laydown: %(points)s points; an over-call is recorded, not charged.") % {
+            "points": amount
+        }
     if event.trinidad_doubling:
-        text += " Down and out doubles the others' cards."
+        text = _("%(rules)s Down and out doubles the others' cards.") % {"rules": text}
     return text
 
 
@@ -75,9 +79,10 @@ def table_cards_pdf(*, event: Event, round_: Round, paper: str | None = None) ->
     tables = round_tables(event, round_)
     pagesize = landscape(paper_size(paper))
     doc, buffer, on_page = document(
-        f"{event.name}: round {round_.number} table cards",
+        _("%(event)s: round %(round)s table cards") % {"event": event.name, "round": round_.number},
         pagesize,
-        footer=f"{event.name} - round {round_.number} - table cards",
+        footer=_("%(event)s - round %(round)s - table cards")
+        % {"event": event.name, "round": round_.number},
     )
     width = pagesize[0] - 2 * MARGIN
     height = pagesize[1] - 2 * MARGIN - 6 * mm
@@ -88,9 +93,13 @@ def table_cards_pdf(*, event: Event, round_: Round, paper: str | None = None) ->
         card = table_card(event, round_, table, seats, width)
         story.append(KeepInFrame(width, height, card, mode="shrink"))
     if not tables:
-        story.append(Paragraph(f"Round {round_.number} has no tables yet.", HEADING))
+        story.append(Paragraph(no_tables_yet(round_), HEADING))
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
     return buffer.getvalue()
+
+
+def no_tables_yet(round_: Round) -> str:
+    return markup(_("Round %(round)s has no tables yet.") % {"round": round_.number})
 
 
 CARD_BIG = style("big", size=88, font=BOLD, alignment=TA_CENTER, textColor=GREEN, leading=96)
@@ -103,11 +112,13 @@ CARD_HINT = style("hint", size=11, alignment=TA_CENTER)
 def table_card(
     event: Event, round_: Round, table: GameTable, seats: list[Seat], width: float
 ) -> list[Flowable]:
-    card: list[Flowable] = [Paragraph(markup(f"{event.name} - Round {round_.number}"), CARD_LABEL)]
+    title = _("%(event)s - Round %(round)s") % {"event": event.name, "round": round_.number}
+    card: list[Flowable] = [Paragraph(markup(title), CARD_LABEL)]
     note = draft_note(round_)
     if note:
         card.append(Paragraph(f"<b>{markup(note)}</b>", CARD_LABEL))
-    card += [Spacer(1, 2 * mm), Paragraph(f"Table {table.number}", CARD_BIG), Spacer(1, 6 * mm)]
+    number = markup(_("Table %(table)s") % {"table": table.number})
+    card += [Spacer(1, 2 * mm), Paragraph(number, CARD_BIG), Spacer(1, 6 * mm)]
     rows = []
     for seat in seats:
         player = seat.entry.player
@@ -118,9 +129,9 @@ def table_card(
         bold = CARD_SEAT_BOLD if seat.first_dealer else CARD_SEAT
         rows.append(
             [
-                Paragraph(f"Seat {seat.position}", CARD_SEAT_BOLD),
+                Paragraph(markup(_("Seat %(seat)s") % {"seat": seat.position}), CARD_SEAT_BOLD),
                 Paragraph(text, bold),
-                Paragraph("deals first" if seat.first_dealer else "", CARD_SEAT_BOLD),
+                Paragraph(markup(_("deals first")) if seat.first_dealer else "", CARD_SEAT_BOLD),
             ]
         )
     commands = [
@@ -145,8 +156,12 @@ def table_card(
     card += [
         Spacer(1, 5 * mm),
         Paragraph(
-            "Seats are numbered clockwise. The first dealer deals hand 1; "
-            "the deal then passes round the table.",
+            markup(
+                _(
+                    "Seats are numbered clockwise. The first dealer deals hand 1; "
+                    "the deal then passes round the table."
+                )
+            ),
             CARD_HINT,
         ),
     ]
@@ -167,9 +182,11 @@ def score_sheets_pdf(
     pagesize = paper_size(paper)
     width = pagesize[0] - 2 * MARGIN
     doc, buffer, on_page = document(
-        f"{event.name}: round {round_.number} score sheets",
+        _("%(event)s: round %(round)s score sheets")
+        % {"event": event.name, "round": round_.number},
         pagesize,
-        footer=f"{event.name} - round {round_.number} - score sheets",
+        footer=_("%(event)s - round %(round)s - score sheets")
+        % {"event": event.name, "round": round_.number},
     )
     story: list[Flowable] = []
     note = draft_note(round_)
@@ -180,11 +197,25 @@ def score_sheets_pdf(
         url = table_url(base_url, event, round_.number, table.number)
         heading = [
             Paragraph(markup(event.name), style("event", size=11)),
-            Paragraph(f"Round {round_.number} - Table {table.number}", TITLE),
             Paragraph(
                 markup(
-                    f"{ruleset.name}: {ruleset.hand_count} hands. Lowest total wins. "
-                    + agreed_rules(event)
+                    _("Round %(round)s - Table %(table)s")
+                    % {"round": round_.number, "table": table.number}
+                ),
+                TITLE,
+            ),
+            Paragraph(
+                markup(
+                    ngettext(
+                        "%(ruleset)s: %(count)s hands. Lowest total wins. %(rules)s",
+                        "%(ruleset)s: %(count)s hands. Lowest total wins. %(rules)s",
+                        ruleset.hand_count,
+                    )
+                    % {
+                        "ruleset": ruleset.name,
+                        "count": ruleset.hand_count,
+                        "rules": agreed_rules(event),
+                    }
                 ),
                 BODY,
             ),
@@ -208,7 +239,7 @@ def score_sheets_pdf(
         story.append(Spacer(1, 5 * mm))
         story.append(signatures(seats, width))
     if not tables:
-        story.append(Paragraph(f"Round {round_.number} has no tables yet.", HEADING))
+        story.append(Paragraph(no_tables_yet(round_), HEADING))
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
     return buffer.getvalue()
 
@@ -217,16 +248,21 @@ SEAT_HEAD = style("seathead", size=8)
 
 
 def sheet_notes(ruleset, event: Event) -> str:
-    notes = ["Write each seat's card points; the player who went out scores 0."]
+    """The notes under the grid, as a Paragraph's text."""
+    notes = [_("Write each seat's card points; the player who went out scores 0.")]
     if event.table_rules.doubles(ruleset):
         notes.append(
-            "Tick D&amp;O when the winner went down and out in one turn: "
-            "the others' points count double."
+            _(
+                "Tick D&O when the winner went down and out in one turn: "
+                "the others' points count double."
+            )
         )
-    kinds = "over-call, false laydown" + (", challenge" if ruleset.challenge_allowed else "")
-    notes.append(f"Note penalties by seat and kind ({kinds}).")
-    notes.append("A redeal: write R beside the hand and play it again.")
-    return " ".join(notes)
+    if ruleset.challenge_allowed:
+        notes.append(_("Note penalties by seat and kind (over-call, false laydown, challenge)."))
+    else:
+        notes.append(_("Note penalties by seat and kind (over-call, false laydown)."))
+    notes.append(_("A redeal: write R beside the hand and play it again."))
+    return markup(" ".join(notes))
 
 
 def score_grid(ruleset, seats: list[Seat], width: float, *, doubles: bool) -> Table:
@@ -238,22 +274,23 @@ def score_grid(ruleset, seats: list[Seat], width: float, *, doubles: bool) -> Ta
     tail = [11 * mm] + ([10 * mm] if down_and_out else []) + [23 * mm]
     seat_width = (width - sum(lead) - sum(tail)) / max(len(seats), 1)
     header = [
-        Paragraph("Hand", HEAD),
-        Paragraph("Contract", HEAD),
-        Paragraph("Cards dealt", HEAD),
+        Paragraph(markup(_("Hand")), HEAD),
+        Paragraph(markup(_("Contract")), HEAD),
+        Paragraph(markup(_("Cards dealt")), HEAD),
     ]
     for seat in seats:
-        dealer = "<br/><i>deals first</i>" if seat.first_dealer else ""
+        dealer = f"<br/><i>{markup(_('deals first'))}</i>" if seat.first_dealer else ""
+        place = markup(_("Seat %(seat)s") % {"seat": seat.position})
         header.append(
             Paragraph(
-                f"<b>Seat {seat.position}</b><br/>{markup(seat.entry.player.shown)}{dealer}",
+                f"<b>{place}</b><br/>{markup(seat.entry.player.shown)}{dealer}",
                 SEAT_HEAD,
             )
         )
-    header.append(Paragraph("Out (seat)", HEAD))
+    header.append(Paragraph(markup(_("Out (seat)")), HEAD))
     if down_and_out:
-        header.append(Paragraph("D&amp;O", HEAD))
-    header.append(Paragraph("Penalties", HEAD))
+        header.append(Paragraph(markup(_("D&O")), HEAD))
+    header.append(Paragraph(markup(_("Penalties")), HEAD))
     rows = [header]
     for spec in ruleset.hands:
         rows.append(
@@ -267,7 +304,8 @@ def score_grid(ruleset, seats: list[Seat], width: float, *, doubles: bool) -> Ta
                 "",
             ]
         )
-    rows.append([Paragraph("<b>Total</b>", CELL), "", "", *[""] * (len(seats) + len(tail))])
+    total = Paragraph(f"<b>{markup(_('Total'))}</b>", CELL)
+    rows.append([total, "", "", *[""] * (len(seats) + len(tail))])
     last = len(rows) - 1
     first_seat, last_seat = 3, 3 + len(seats) - 1
     commands = [
@@ -294,7 +332,12 @@ def score_grid(ruleset, seats: list[Seat], width: float, *, doubles: bool) -> Ta
 
 def signatures(seats: list[Seat], width: float) -> Flowable:
     """A line to sign for each player, their seat and name printed under it."""
-    label = Paragraph("<b>Signatures</b>: each player agrees the totals.", CELL)
+    label = Paragraph(
+        markup(_("Signatures: each player agrees the totals.")).replace(
+            markup(_("Signatures")), f"<b>{markup(_('Signatures'))}</b>", 1
+        ),
+        CELL,
+    )
     count = max(len(seats), 1)
     gap = 5 * mm
     names = []
@@ -303,7 +346,15 @@ def signatures(seats: list[Seat], width: float) -> Flowable:
         if i:
             names.append("")
             widths.append(gap)
-        names.append(Paragraph(f"Seat {seat.position}: {markup(seat.entry.player.shown)}", SMALL))
+        names.append(
+            Paragraph(
+                markup(
+                    _("Seat %(seat)s: %(name)s")
+                    % {"seat": seat.position, "name": seat.entry.player.shown}
+                ),
+                SMALL,
+            )
+        )
         widths.append((width - gap * (count - 1)) / count)
     commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0)]
     commands += [("LINEABOVE", (i, 1), (i, 1), 0.8, colors.black) for i in range(0, len(names), 2)]

@@ -5,6 +5,8 @@ rules that decide them said in words, as the series page says them."""
 from __future__ import annotations
 
 from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
@@ -24,7 +26,6 @@ from core.pdf import (
     paper_size,
 )
 from core.series import selectors as reads
-from game import series as game_series
 from tournaments.models import Event, Series
 
 
@@ -37,32 +38,33 @@ def series_pdf(*, series: Series, paper: str | None = None) -> bytes:
     width = pagesize[0] - 2 * MARGIN
     stamp = formats.date_format(timezone.localtime(), "DATETIME_FORMAT")
     doc, buffer, on_page = document(
-        f"{series}: series standings",
+        _("%(series)s: series standings") % {"series": series},
         pagesize,
-        footer=f"{series} - series standings - printed {stamp}",
+        footer=_("%(series)s - series standings - printed %(time)s")
+        % {"series": series, "time": stamp},
     )
     story: list[Flowable] = [Paragraph(markup(str(series)), TITLE)]
     story.append(Paragraph(markup(summary(series, len(legs))), BODY))
     story.append(Spacer(1, 4 * mm))
-    story.append(Paragraph("Legs", HEADING))
+    story.append(Paragraph(markup(_("Legs")), HEADING))
     if legs:
         story.append(legs_grid(listed, width))
     else:
-        story.append(Paragraph("No legs yet.", BODY))
+        story.append(Paragraph(markup(_("No legs yet.")), BODY))
     story.append(Spacer(1, 4 * mm))
     every_leg_final = bool(listed) and all(leg.scored for leg in listed)
-    title = "Series standings" if every_leg_final else "Series standings so far"
-    story.append(Paragraph(title, HEADING))
+    title = _("Series standings") if every_leg_final else _("Series standings so far")
+    story.append(Paragraph(markup(title), HEADING))
     if rows:
         story.append(Paragraph(markup(scoring_rules(series)), SMALL))
         story.append(Spacer(1, 2 * mm))
         story.append(standings_grid(series, legs, rows, width))
     else:
-        story.append(Paragraph("No leg has finished yet.", BODY))
+        story.append(Paragraph(markup(_("No leg has finished yet.")), BODY))
     prize_table = reads.prize_table(series.prizes, series.prize_currency)
     if prize_table:
         story.append(Spacer(1, 4 * mm))
-        story.append(Paragraph("Series prizes", HEADING))
+        story.append(Paragraph(markup(_("Series prizes")), HEADING))
         for prize in prize_table:
             story.append(Paragraph(markup(f"{prize.place}. {prize.text}"), BODY))
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
@@ -70,30 +72,42 @@ def series_pdf(*, series: Series, paper: str | None = None) -> bytes:
 
 
 def summary(series: Series, legs: int) -> str:
-    counted = f"a player's best {series.best_of} count" if series.best_of else "every leg counts"
-    final = f": {series.final.name}" if series.final_id else ""
-    return (
-        f"{legs} leg{'' if legs == 1 else 's'} - {counted} - "
-        f"the top {series.qualifiers} go to the final{final}"
-    )
+    if series.best_of:
+        counted = _("a player's best %(best)s count") % {"best": series.best_of}
+    else:
+        counted = _("every leg counts")
+    if series.final_id:
+        final = _("the top %(count)s go to the final: %(final)s") % {
+            "count": series.qualifiers,
+            "final": series.final.name,
+        }
+    else:
+        final = _("the top %(count)s go to the final") % {"count": series.qualifiers}
+    return ngettext(
+        "%(count)s leg - %(counted)s - %(final)s",
+        "%(count)s legs - %(counted)s - %(final)s",
+        legs,
+    ) % {"count": legs, "counted": counted, "final": final}
 
 
 def scoring_rules(series: Series) -> str:
     scale = ", ".join(str(points) for points in series.points_scale)
-    dropped = (
-        f" Results in brackets are dropped (not among a player's best {series.best_of})."
-        if series.best_of
-        else ""
-    )
-    return (
-        f"Series points by place in each leg: {scale}; places beyond score 0.{dropped} "
-        f"{game_series.COUNTBACK_WORDS} A place marked = was shared. Q: qualified for the "
-        "final."
-    )
+    text = _("Series points by place in each leg: %(scale)s; places beyond score 0.") % {
+        "scale": scale
+    }
+    if series.best_of:
+        text += _(" Results in brackets are dropped (not among a player's best %(best)s).") % {
+            "best": series.best_of
+        }
+    return _("%(scoring)s %(ties)s A place marked = was shared. Q: qualified for the final.") % {
+        "scoring": text,
+        "ties": reads.COUNTBACK_WORDS,
+    }
 
 
 def legs_grid(legs: list[reads.LegRow], width: float) -> Table:
-    data = [[Paragraph(h, HEAD) for h in ("No.", "Date", "Event", "Venue", "Results")]]
+    headings = (_("No."), _("Date"), _("Event"), _("Venue"), _("Results"))
+    data = [[Paragraph(markup(h), HEAD) for h in headings]]
     for number, leg in enumerate(legs, start=1):
         event = leg.event
         data.append(
@@ -102,7 +116,7 @@ def legs_grid(legs: list[reads.LegRow], width: float) -> Table:
                 formats.date_format(event.starts_on) if event.starts_on else "",
                 Paragraph(markup(event.name), CELL),
                 Paragraph(markup(event.venue), CELL),
-                leg.state,
+                Paragraph(markup(leg.words), CELL),
             ]
         )
     widths = [10 * mm, 28 * mm, None, 50 * mm, 20 * mm]
@@ -128,9 +142,16 @@ def standings_grid(series: Series, legs: list[Event], rows: list, width: float) 
     """Rank, player, a column per leg (numbered as in the legs' list), points, prize;
     a rule under the last qualifier."""
     legs_head = [Paragraph(str(i), HEAD_RIGHT) for i in range(1, len(legs) + 1)]
-    points_head = Paragraph("Points", HEAD_RIGHT)
-    data = [[Paragraph("Rank", HEAD), Paragraph("Player", HEAD), *legs_head, points_head]]
-    data[0].append(Paragraph("Prize", HEAD))
+    points_head = Paragraph(markup(_("Points")), HEAD_RIGHT)
+    data = [
+        [
+            Paragraph(markup(_("Rank")), HEAD),
+            Paragraph(markup(_("Player")), HEAD),
+            *legs_head,
+            points_head,
+        ]
+    ]
+    data[0].append(Paragraph(markup(_("Prize")), HEAD))
     cut = None
     for index, row in enumerate(rows, start=1):
         cells = [result_text(result) for result in reads.results_by_leg(row, legs)]

@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Max, Q, QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from core.errors import Missing
 from core.jobs import SERIES_STANDINGS
@@ -131,8 +131,29 @@ class LegRow:
     def scored(self) -> bool:
         return self.state == "scored"
 
+    @property
+    def words(self) -> str:
+        """The state in the reader's language."""
+        return str(LEG_STATES.get(self.state, self.state))
+
 
 LEFT_OUT = "not counted: it finished after the final began"
+# A leg's state as pages and prints word it.
+LEG_STATES = {
+    "scored": pgettext_lazy("leg state", "scored"),
+    "in play": pgettext_lazy("leg state", "in play"),
+    "to come": pgettext_lazy("leg state", "to come"),
+    LEFT_OUT: pgettext_lazy("leg state", "not counted: it finished after the final began"),
+}
+# How ties in a series are broken (`game.series.COUNTBACK_WORDS`), in the reader's
+# language.
+COUNTBACK_WORDS = gettext_lazy(
+    "Players level on points share nothing by chance: a leg's place shared by players "
+    "level on all but its draw shares its points. Ties: more points, then the counted "
+    "results compared place by place (best first), then the better place in the latest "
+    "leg both played, then the series' draw (its seed committed to from the start, "
+    "revealed when the final is seeded)."
+)
 
 
 def final_started(series: Series) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.utils import formats, timezone
+from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table
 
@@ -39,7 +40,9 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
     # could fall alone onto a page of its own.
     stamp = formats.date_format(timezone.localtime(), "DATETIME_FORMAT")
     doc, buffer, on_page = document(
-        f"{event.name}: results", pagesize, footer=f"{event.name} - results - printed {stamp}"
+        _("%(event)s: results") % {"event": event.name},
+        pagesize,
+        footer=_("%(event)s - results - printed %(time)s") % {"event": event.name, "time": stamp},
     )
     story: list[Flowable] = [Paragraph(markup(event.name), TITLE)]
     details = [event.venue, formats.date_format(event.starts_on) if event.starts_on else ""]
@@ -48,13 +51,13 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
     story.append(Paragraph(markup(" - ".join(d for d in details if d)), BODY))
     story.append(Spacer(1, 4 * mm))
     if standings.round is None:
-        story.append(Paragraph("No results yet: no round has been scored.", HEADING))
+        story.append(Paragraph(markup(_("No results yet: no round has been scored.")), HEADING))
     else:
         if standings.final:
-            title = "Final results"
+            title = _("Final results")
         else:
-            title = f"Standings after round {standings.round} (provisional)"
-        story.append(Paragraph(title, HEADING))
+            title = _("Standings after round %(round)s (provisional)") % {"round": standings.round}
+        story.append(Paragraph(markup(title), HEADING))
         for notice in standings.notices:
             story.append(Paragraph(markup(notice), BODY))
         if standings.notices:
@@ -63,7 +66,7 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
         winners = event_prize_winners(event) if standings.final else []
         if winners:
             story.append(Spacer(1, 4 * mm))
-            story.append(Paragraph("Prizes", HEADING))
+            story.append(Paragraph(markup(_("Prizes")), HEADING))
             shown = {row.player.id: row.name for row in standings.rows}
             for winner in winners:
                 name = shown.get(winner.player_id, winner.name)
@@ -77,26 +80,30 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
     table_points = event.format == Event.Format.TABLE_POINTS
     knockout = event.format == Event.Format.KNOCKOUT
     # (heading, width (None: what is left), a number)
-    columns = [("Rank", 12 * mm, False), ("Player", None, False), ("Club", 48 * mm, False)]
-    columns += [("Country", 17 * mm, False), ("Points", 16 * mm, True)]
+    columns = [(_("Rank"), 12 * mm, False), (_("Player"), None, False), (_("Club"), 48 * mm, False)]
+    columns += [(_("Country"), 17 * mm, False), (_("Points"), 16 * mm, True)]
     if table_points:
-        columns.append(("Table points", 16 * mm, True))
-    columns += [("Sets", 11 * mm, True), ("Hands won", 16 * mm, True)]
+        columns.append((_("Table points"), 16 * mm, True))
+    columns += [(_("Sets"), 11 * mm, True), (_("Hands won"), 16 * mm, True)]
     if knockout:
-        columns.append(("Status", 22 * mm, False))
-    fixed = sum(w for _, w, _ in columns if w)
-    widths = [w if w else width - fixed for _, w, _ in columns]
-    data = [[Paragraph(name, HEAD_RIGHT if number else HEAD) for name, _, number in columns]]
+        columns.append((_("Status"), 22 * mm, False))
+    fixed = sum(w for _name, w, _number in columns if w)
+    widths = [w if w else width - fixed for _name, w, _number in columns]
+    data = [
+        [
+            Paragraph(markup(name), HEAD_RIGHT if number else HEAD)
+            for name, _width, number in columns
+        ]
+    ]
     for row in rows:
         name = markup(row.name)
         if row.replaced_by is not None:
             name += " <i>(" + markup(row.replaced_text) + ")</i>"
         elif row.status == "withdrawn":
-            name += " <i>(withdrawn)</i>"
+            name += " <i>(" + markup(_("withdrawn")) + ")</i>"
         if row.incomplete:
-            name += (
-                "<br/><font size=7><i>incomplete: " + markup(row.incomplete_text) + "</i></font>"
-            )
+            incomplete = _("incomplete: %(sets)s") % {"sets": row.incomplete_text}
+            name += "<br/><font size=7><i>" + markup(incomplete) + "</i></font>"
         if row.adjusted:
             name += "<br/><font size=7><i>" + markup(row.adjusted_text) + "</i></font>"
         if row.tie_note:
@@ -118,6 +125,8 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
         data.append(line)
     commands = grid_commands()
     commands += [
-        ("ALIGN", (i, 1), (i, -1), "RIGHT") for i, (_, _, number) in enumerate(columns) if number
+        ("ALIGN", (i, 1), (i, -1), "RIGHT")
+        for i, (_name, _width, number) in enumerate(columns)
+        if number
     ]
     return Table(data, colWidths=widths, style=commands, repeatRows=1)

@@ -5,6 +5,7 @@ opens their table's entry page with the code filled in. Cut along the dashed lin
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
@@ -42,9 +43,11 @@ def player_slips_pdf(
     tables = round_codes(event, round_.number)
     pagesize = paper_size(paper)
     doc, buffer, on_page = document(
-        f"{event.name}: round {round_.number} player slips",
+        _("%(event)s: round %(round)s player slips")
+        % {"event": event.name, "round": round_.number},
         pagesize,
-        footer=f"{event.name} - round {round_.number} - player slips (cut along the dashes)",
+        footer=_("%(event)s - round %(round)s - player slips (cut along the dashes)")
+        % {"event": event.name, "round": round_.number},
     )
     width = (pagesize[0] - 2 * MARGIN) / COLUMNS
     height = (pagesize[1] - 2 * MARGIN - 8 * mm) / ROWS
@@ -58,8 +61,13 @@ def player_slips_pdf(
     if not slips:
         story.append(
             Paragraph(
-                f"Round {round_.number} is not published yet: the players' codes are given "
-                "when it is.",
+                markup(
+                    _(
+                        "Round %(round)s is not published yet: the players' codes are given "
+                        "when it is."
+                    )
+                    % {"round": round_.number}
+                ),
                 HEADING,
             )
         )
@@ -87,14 +95,14 @@ def slip_hint(event: Event, typed: str) -> str:
     """What the code is for at this event: entering the table's hands, or (where the
     directors enter them) finding the table and following its sheet."""
     if event.table_entry == Event.TableEntry.PLAYERS:
-        return (
+        return _(
             "Scan the QR code to enter your table's hands; another player at your table "
-            f"confirms each one. Or type the code at {typed}. Keep it to yourself."
-        )
-    return (
+            "confirms each one. Or type the code at %(address)s. Keep it to yourself."
+        ) % {"address": typed}
+    return _(
         "The directors enter the hands at this event: scan the QR code to follow your "
-        f"table's sheet live, or type the code at {typed} to find your table."
-    )
+        "table's sheet live, or type the code at %(address)s to find your table."
+    ) % {"address": typed}
 
 
 def slip(
@@ -104,14 +112,22 @@ def slip(
     url = table_entry_url(base_url, event, round_.number, table, seat.code)
     typed = find_table_url(base_url, event)
     text = [
-        Paragraph(markup(f"{event.name} · Round {round_.number}"), SLIP_EVENT),
-        Paragraph(f"Table {table} · Seat {seat.seat}", SLIP_PLACE),
+        Paragraph(
+            markup(
+                _("%(event)s · Round %(round)s") % {"event": event.name, "round": round_.number}
+            ),
+            SLIP_EVENT,
+        ),
+        Paragraph(
+            markup(_("Table %(table)s · Seat %(seat)s") % {"table": table, "seat": seat.seat}),
+            SLIP_PLACE,
+        ),
         Spacer(1, 1 * mm),
         Paragraph(markup(seat.name), SLIP_NAME),
         Spacer(1, 1.5 * mm),
-        Paragraph("Your code for this round", SLIP_LABEL),
+        Paragraph(markup(_("Your code for this round")), SLIP_LABEL),
         Paragraph(shown(seat.code), SLIP_CODE),
-        Paragraph(slip_hint(event, markup(typed)), SLIP_HINT),
+        Paragraph(markup(slip_hint(event, typed)), SLIP_HINT),
     ]
     inner = Table(
         [[text, QRCode(url, qr_size)]],
