@@ -14,6 +14,8 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from core.entries.selectors import namesakes_of
 from core.rounds.selectors import TableProgress
 from core.series.selectors import series_standings
@@ -140,18 +142,28 @@ def series_rows(series: Series) -> list[dict[str, Any]]:
             "events_played": row.events_played,
             "best_place": row.best_place,
             "qualified": row.qualified,
-            "results": "; ".join(
-                f"{r['name']}: place {r['place']}, {r['points']} points"
-                + (" (place shared)" if r.get("shared") else "")
-                + (" (provisional)" if r.get("provisional") else "")
-                + ("" if r["counted"] else " (dropped)")
-                for r in row.results
-            ),
+            "results": "; ".join(result_words(r) for r in row.results),
             "tie_note": row.tie_note,
             "prize": row.prize.text if row.prize else "",
         }
         for row in series_standings(series)
     ]
+
+
+def result_words(result: dict[str, Any]) -> str:
+    """A player's result in a leg, in words: "Kingston Open: place 3, 80 points"."""
+    text = _("%(leg)s: place %(place)s, %(points)s points") % {
+        "leg": result["name"],
+        "place": result["place"],
+        "points": result["points"],
+    }
+    if result.get("shared"):
+        text += _(" (place shared)")
+    if result.get("provisional"):
+        text += _(" (provisional)")
+    if not result["counted"]:
+        text += _(" (dropped)")
+    return text
 
 
 def series_csv(series: Series) -> str:
