@@ -18,6 +18,10 @@
   // settings.SCREEN_STALE_SECONDS, from this script's own tag (10 s without one).
   var script = document.currentScript;
   var STALE_MS = (Number(script && script.getAttribute("data-stale-seconds")) || 10) * 1000;
+  // The words the clock and the warning write, in the page's language, from the same tag.
+  var TIME_UP = (script && script.getAttribute("data-time-up")) || "Time";
+  var CONNECTION_LOST = (script && script.getAttribute("data-connection-lost")) ||
+    "Connection lost: showing the results as of %(time)s. The clock keeps counting; trying again every few seconds.";
   var SAMPLES = 8;
   var samples = []; // {trip, offset}: the latest answers' round trips and clock offsets
   var offset = 0; // the server's time minus this device's, in milliseconds
@@ -61,7 +65,7 @@
       clock.setAttribute("data-state", state);
     }
     var time = clock.querySelector("[data-clock-time]");
-    var text = state === "over" ? "Time" : digits(duration(left));
+    var text = state === "over" ? TIME_UP : digits(duration(left));
     if (time && time.textContent !== text) time.textContent = text;
     var rule = clock.querySelector("[data-clock-rule]");
     if (rule) rule.hidden = state !== "over";
@@ -141,8 +145,7 @@
       banner.setAttribute("data-stale-banner", "");
       document.body.appendChild(banner);
     }
-    var text = "Connection lost: showing the results as of " + clockTime(lastAnswer) +
-      ". The clock keeps counting; trying again every few seconds.";
+    var text = CONNECTION_LOST.replace("%(time)s", clockTime(lastAnswer));
     if (banner.textContent !== text) banner.textContent = text;
     banner.hidden = false;
     document.body.setAttribute("data-stale", "");
