@@ -28,6 +28,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext as _
 
 from core.common import text_problem
 from core.events.services import EVENT_FIELDS as EVENT_SETTINGS
@@ -338,14 +339,14 @@ def decode(model_field: models.Field, value: Any) -> Any:
             raise ValidationError(problem)
     if isinstance(model_field, models.JSONField):
         if value is None and not model_field.null:
-            raise ValidationError("This field cannot be null.")
+            raise ValidationError(_("This field cannot be null."))
         return value
     if isinstance(model_field, models.IntegerField) and not (
         value is None or (isinstance(value, int) and not isinstance(value, bool))
     ):
-        raise ValidationError(f"{value!r} is not a whole number.")
+        raise ValidationError(_("%(value)s is not a whole number.") % {"value": repr(value)})
     if isinstance(model_field, models.BooleanField) and not isinstance(value, bool):
-        raise ValidationError(f"{value!r} is not true or false.")
+        raise ValidationError(_("%(value)s is not true or false.") % {"value": repr(value)})
     return model_field.clean(value, None)
 
 

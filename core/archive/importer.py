@@ -24,6 +24,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, connection, models, transaction
+from django.utils.translation import gettext as _
 
 from core.archive import (
     HISTORY_SECTIONS,
@@ -78,34 +79,58 @@ class Imported:
     copy_of: str | None = None
 
     def summary(self) -> str:
+        # The rows by the archive's own names for them ("rounds", "hand scores").
         rows = ", ".join(f"{n} {name.replace('_', ' ')}" for name, n in self.counts.items())
-        text = (
-            f"Imported {self.event.name!r} as {self.event.slug!r}: {rows}; "
-            f"players: {self.players_created} new, {self.players_matched} matched."
-        )
+        text = _(
+            "Imported %(name)s as %(slug)s: %(rows)s; players: %(created)s new, "
+            "%(matched)s matched."
+        ) % {
+            "name": repr(self.event.name),
+            "slug": repr(self.event.slug),
+            "rows": rows,
+            "created": self.players_created,
+            "matched": self.players_matched,
+        }
+        parts = [text]
         if self.replaced:
-            text += (
-                " It replaced the event held here (its address, directors and series stay; "
-                "its ratings and series count the archive's results)."
+            parts.append(
+                _(
+                    "It replaced the event held here (its address, directors and series "
+                    "stay; its ratings and series count the archive's results)."
+                )
+            )
+        elif not self.event.counted and self.copy_of:
+            parts.append(
+                _(
+                    "It is a copy of %(original)s, left out of ratings and series until an "
+                    "organiser counts it instead."
+                )
+                % {"original": repr(self.copy_of)}
             )
         elif not self.event.counted:
-            of = f" of {self.copy_of!r}" if self.copy_of else ""
-            text += (
-                f" It is a copy{of}, left out of ratings and series until an organiser "
-                "counts it instead."
+            parts.append(
+                _(
+                    "It is a copy, left out of ratings and series until an organiser counts "
+                    "it instead."
+                )
             )
         if self.authors_unknown:
-            text += (
-                " Hands and announcements by users not known here are kept without who "
-                "recorded them: " + ", ".join(self.authors_unknown) + "."
+            parts.append(
+                _(
+                    "Hands and announcements by users not known here are kept without who "
+                    "recorded them: %(users)s."
+                )
+                % {"users": ", ".join(self.authors_unknown)}
             )
         if self.directors_not_granted:
-            text += (
-                " The archive's directors ("
-                + ", ".join(self.directors_not_granted)
-                + ") were not made directors here; name one with --director."
+            parts.append(
+                _(
+                    "The archive's directors (%(users)s) were not made directors here; name "
+                    "one with --director."
+                )
+                % {"users": ", ".join(self.directors_not_granted)}
             )
-        return text
+        return " ".join(parts)
 
 
 def reserve_ids(model: type[models.Model], count: int) -> list[int]:
@@ -213,12 +238,15 @@ def check_slug(slug: str) -> str:
     try:
         validate_slug(slug)
     except ValidationError as error:
-        raise ArchiveError(f"{slug!r} is not a valid event slug.") from error
+        raise ArchiveError(
+            _("%(slug)s is not a valid event slug.") % {"slug": repr(slug)}
+        ) from error
     if len(slug) > Event._meta.get_field("slug").max_length:
-        raise ArchiveError(f"{slug!r} is too long for an event slug.")
+        raise ArchiveError(_("%(slug)s is too long for an event slug.") % {"slug": repr(slug)})
     if slug in RESERVED_SLUGS:
         raise ArchiveError(
-            f"{slug!r} is the address of a director's page: import it under another slug."
+            _("%(slug)s is the address of a director's page: import it under another slug.")
+            % {"slug": repr(slug)}
         )
     return slug
 
@@ -260,12 +288,17 @@ def import_event(
     except DatabaseError as error:
         # An archive that passed every check above but that the database refuses.
         raise ArchiveError(
-            f"The archive could not be stored ({error}); nothing was imported."
+            _("The archive could not be stored (%(error)s); nothing was imported.")
+            % {"error": error}
         ) from error
     except ServiceError as error:
-        raise ArchiveError(f"The archive is not valid: {error}. Nothing was imported.") from error
+        raise ArchiveError(
+            _("The archive is not valid: %(error)s. Nothing was imported.") % {"error": error}
+        ) from error
     except RecursionError as error:
-        raise ArchiveError("The archive is nested far too deep; nothing was imported.") from error
+        raise ArchiveError(
+            _("The archive is nested far too deep; nothing was imported.")
+        ) from error
     return imported
 
 
@@ -303,12 +336,19 @@ def write(
     site holds the event already (`copy_of`, the one that counts if one does)."""
     if Event.objects.filter(slug=slug).exists():
         # Worded the same whether the importer may see that event or not.
-        start = "A copy needs an address of its own: the" if copy_of is not None else "The"
-        raise ArchiveError(
-            f"{start} slug {slug!r} is taken here; import it under another slug (the "
-            "import page's New slug, or --rename NEW_SLUG on the command line). Nothing was "
-            "imported."
-        )
+        if copy_of is not None:
+            message = _(
+                "A copy needs an address of its own: the slug %(slug)s is taken here; import "
+                "it under another slug (the import page's New slug, or --rename NEW_SLUG on "
+                "the command line). Nothing was imported."
+            )
+        else:
+            message = _(
+                "The slug %(slug)s is taken here; import it under another slug (the import "
+                "page's New slug, or --rename NEW_SLUG on the command line). Nothing was "
+                "imported."
+            )
+        raise ArchiveError(message % {"slug": repr(slug)})
     event = Event(**{**checked.event, "slug": slug}, counted=copy_of is None)
     if checked.house_rules is not None:
         event.custom_ruleset = house_ruleset_for(checked.house_rules)

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models
+from django.utils.translation import gettext as _
 
 from core.archive import (
     BY_NAME,
@@ -51,38 +52,53 @@ def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
             document = json.loads(raw, parse_constant=refuse_constant)
         except (UnicodeDecodeError, ValueError) as error:
             raise ArchiveError(
-                f"This is not an event archive: it cannot be read as JSON ({error})."
+                _("This is not an event archive: it cannot be read as JSON (%(error)s).")
+                % {"error": error}
             ) from error
         except RecursionError as error:
             raise ArchiveError(
-                "This is not an event archive: its JSON is nested far too deep."
+                _("This is not an event archive: its JSON is nested far too deep.")
             ) from error
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise ArchiveError(f"This is not a Kalooki event archive (its format is not {FORMAT!r}).")
+        raise ArchiveError(
+            _("This is not a Kalooki event archive (its format is not %(format)s).")
+            % {"format": repr(FORMAT)}
+        )
     version = document.get("version")
     if not isinstance(version, int) or isinstance(version, bool):
-        raise ArchiveError("The archive has no format version; it cannot be imported.")
+        raise ArchiveError(_("The archive has no format version; it cannot be imported."))
     if version not in READABLE_VERSIONS:
-        newer = " by a newer version of this software" if version > VERSION else ""
         readable = ", ".join(str(v) for v in READABLE_VERSIONS)
-        raise ArchiveError(
-            f"The archive was written{newer} in format version {version}; this installation "
-            f"reads versions {readable} only. Nothing was imported."
-        )
+        if version > VERSION:
+            message = _(
+                "The archive was written by a newer version of this software in format "
+                "version %(version)s; this installation reads versions %(readable)s only. "
+                "Nothing was imported."
+            )
+        else:
+            message = _(
+                "The archive was written in format version %(version)s; this installation "
+                "reads versions %(readable)s only. Nothing was imported."
+            )
+        raise ArchiveError(message % {"version": version, "readable": readable})
     payload = document.get("payload")
     if not isinstance(payload, dict) or not isinstance(document.get("checksum"), str):
-        raise ArchiveError("The archive has no payload or no checksum; it is incomplete.")
+        raise ArchiveError(_("The archive has no payload or no checksum; it is incomplete."))
     try:
         actual = checksum(payload)
     except (ValueError, RecursionError) as error:  # NaN, or nested too deep to write
         raise ArchiveError(
-            "This is not an event archive: its payload holds values JSON cannot carry "
-            "(NaN, Infinity) or is nested far too deep."
+            _(
+                "This is not an event archive: its payload holds values JSON cannot carry "
+                "(NaN, Infinity) or is nested far too deep."
+            )
         ) from error
     if actual != document["checksum"]:
         raise ArchiveError(
-            "The archive is corrupted: its checksum does not match its contents "
-            "(it was changed or damaged after it was exported). Nothing was imported."
+            _(
+                "The archive is corrupted: its checksum does not match its contents "
+                "(it was changed or damaged after it was exported). Nothing was imported."
+            )
         )
     return upgrade(payload, version)
 
@@ -101,7 +117,12 @@ class Checked:
 
 
 def damaged(where: str, problem: str) -> ArchiveError:
-    return ArchiveError(f"The archive is not valid: {where}: {problem}. Nothing was imported.")
+    # `where` names a part of the archive's file and `problem` what the checks found
+    # there: the file's own names, left as they are.
+    return ArchiveError(
+        _("The archive is not valid: %(where)s: %(problem)s. Nothing was imported.")
+        % {"where": where, "problem": problem}
+    )
 
 
 def check_keys(where: str, row: Any, expected: set[str]) -> None:

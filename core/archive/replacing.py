@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from core.archive import HISTORY_SECTIONS, ArchiveError
 from core.archive.reading import Checked
 from core.events.access import can_direct
 from core.series.selectors import final_started
+from core.series.services import role_words
 from scoring.models import Hand
 from tournaments.models import Announcement, Entry, Event, Round, Series, Table
 
@@ -60,13 +62,22 @@ def already_held(
     slug for a copy: `rename` if it is free, else one made from the archive's `slug`."""
     shown = held if by is None else [e for e in held if e.public or can_direct(by, e)]
     can_replace = by is None or can_direct(by, held[0])
-    named = f" (as {held[0].slug!r})" if held[0] in shown else ""
-    replace = "replace it (--replace)" if can_replace else "not replace it: you do not direct it"
-    message = (
-        f"This site holds this event already{named}. Choose: {replace}; or keep a copy beside "
-        "it (--copy, under a new slug: --rename NEW_SLUG), marked as a copy and left out of "
-        "ratings and series until an organiser counts it. Nothing was imported."
+    replace = (
+        _("replace it (--replace)") if can_replace else _("not replace it: you do not direct it")
     )
+    if held[0] in shown:
+        message = _(
+            "This site holds this event already (as %(slug)s). Choose: %(replace)s; or keep a "
+            "copy beside it (--copy, under a new slug: --rename NEW_SLUG), marked as a copy "
+            "and left out of ratings and series until an organiser counts it. Nothing was "
+            "imported."
+        ) % {"slug": repr(held[0].slug), "replace": replace}
+    else:
+        message = _(
+            "This site holds this event already. Choose: %(replace)s; or keep a copy beside "
+            "it (--copy, under a new slug: --rename NEW_SLUG), marked as a copy and left out "
+            "of ratings and series until an organiser counts it. Nothing was imported."
+        ) % {"replace": replace}
     return AlreadyHeld(
         message,
         shown=shown,
@@ -87,14 +98,19 @@ def check_replace(
     leg or final staying public, a final that carries a score ranking by total points)."""
     if by is not None and not can_direct(by, target):
         raise ArchiveError(
-            "This site holds this event already, and you do not direct it: keep a copy (it "
-            "stays out of ratings and series), or ask one of its directors to replace it. "
-            "Nothing was imported."
+            _(
+                "This site holds this event already, and you do not direct it: keep a copy "
+                "(it stays out of ratings and series), or ask one of its directors to "
+                "replace it. Nothing was imported."
+            )
         )
     if rename is not None and rename != target.slug:
         raise ArchiveError(
-            f"A replaced event keeps its address ({target.slug!r}): leave the new slug empty "
-            "to replace it, or keep a copy under the new slug. Nothing was imported."
+            _(
+                "A replaced event keeps its address (%(slug)s): leave the new slug empty to "
+                "replace it, or keep a copy under the new slug. Nothing was imported."
+            )
+            % {"slug": repr(target.slug)}
         )
     series = list(
         Series.objects.select_for_update()
@@ -107,20 +123,30 @@ def check_replace(
         role = "a leg" if one.pk == target.series_id else "the final"
         if role == "a leg" and one.reopened_at is None and final_started(one):
             raise ArchiveError(
-                f"{target.name} is a leg of {one}, whose final has started: the series' "
-                "qualification is frozen until its organiser reopens it. Nothing was imported."
+                _(
+                    "%(name)s is a leg of %(series)s, whose final has started: the series' "
+                    "qualification is frozen until its organiser reopens it. Nothing was "
+                    "imported."
+                )
+                % {"name": target.name, "series": one}
             )
         if one.public and not public:
             raise ArchiveError(
-                f"{target.name} is {role} of the public series {one}, which shows it to "
-                "everyone, and the archive's event is private: make the series private, or "
-                "take the event out of it, first. Nothing was imported."
+                _(
+                    "%(name)s is %(role)s of the public series %(series)s, which shows it to "
+                    "everyone, and the archive's event is private: make the series private, "
+                    "or take the event out of it, first. Nothing was imported."
+                )
+                % {"name": target.name, "role": role_words(role), "series": one}
             )
         if role == "the final" and one.carry_over_step and checked.event["format"] != "total":
             raise ArchiveError(
-                f"{target.name} is the final of {one}, which carries a score into it: the "
-                'archive\'s event must rank by total points (format "total"). Nothing was '
-                "imported."
+                _(
+                    "%(name)s is the final of %(series)s, which carries a score into it: the "
+                    'archive\'s event must rank by total points (format "total"). Nothing '
+                    "was imported."
+                )
+                % {"name": target.name, "series": one}
             )
     return target
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Prefetch
+from django.utils.translation import gettext as _
 
 from core.archive import ArchiveError
 from core.common import full_clean_or_raise
@@ -42,7 +43,10 @@ def refuse(where: str, error: ServiceError | str) -> ArchiveError:
         )
     )
     reason = reason.rstrip(".")  # the services' messages end with one; so does this
-    return ArchiveError(f"The archive is not valid: {where}: {reason}. Nothing was imported.")
+    return ArchiveError(
+        _("The archive is not valid: %(where)s: %(problem)s. Nothing was imported.")
+        % {"where": where, "problem": reason}
+    )
 
 
 def check_event_settings(event: Event, values: Mapping[str, Any]) -> None:
