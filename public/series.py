@@ -13,7 +13,6 @@ from core import printing
 from core.common import csv_bytes, plain_csv_asked
 from core.series import selectors as reads
 from core.standings import exports
-from game import series as game_series
 
 
 @require_safe
@@ -32,7 +31,7 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         "final": series.final,
         "cut": reads.cut_after(rows),
         "series_over": reads.series_over(series, rows_of_legs),
-        "countback_words": game_series.COUNTBACK_WORDS,
+        "countback_words": reads.COUNTBACK_WORDS,
         # Shown before any leg is scored.
         "prize_table": reads.prize_table(series.prizes, series.prize_currency),
     }
