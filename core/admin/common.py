@@ -6,6 +6,8 @@ from __future__ import annotations
 from django.contrib import admin
 from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from scoring.models import (
     Hand,
@@ -15,12 +17,12 @@ from tournaments.models import (
     Table,
 )
 
-WHERE_TO_CHANGE = (
+WHERE_TO_CHANGE = gettext_lazy(
     "Read-only here: change it on the director's sheet (or through the API), which checks "
     "the rules, keeps the history and rebuilds the standings."
 )
 
-SEATING_CHANGES = (
+SEATING_CHANGES = gettext_lazy(
     "Read-only here: seat players through the director's round pages (swap, move, "
     "substitute), which check the hands recorded, keep the history and rebuild the "
     "standings."
@@ -31,19 +33,19 @@ def seat_name(seat: Seat | None) -> str:
     """A seat as a director says it: the player, then where (not a row's id)."""
     if seat is None:
         return "—"
-    return f"{seat.entry.player.name} (seat {seat.position})"
+    return _("%(name)s (seat %(seat)s)") % {"name": seat.entry.player.name, "seat": seat.position}
 
 
 class PlayerColumn:
     """A row's seat shown by its player's name."""
 
-    @admin.display(description="player", ordering="seat__entry__player__name")
+    @admin.display(description=gettext_lazy("player"), ordering="seat__entry__player__name")
     def player(self, obj) -> str:
         return seat_name(obj.seat)
 
 
 class WentOutColumn:
-    @admin.display(description="went out", ordering="went_out__entry__player__name")
+    @admin.display(description=gettext_lazy("went out"), ordering="went_out__entry__player__name")
     def went_out_player(self, hand: Hand) -> str:
         return seat_name(hand.went_out) if hand.went_out_id else "—"
 
@@ -68,11 +70,11 @@ class SheetRow(ReadOnly):
     def hand_of(self, obj) -> Hand:
         return obj.hand
 
-    @admin.display(description="changes")
+    @admin.display(description=gettext_lazy("changes"))
     def where_to_change(self, obj) -> str:
         return WHERE_TO_CHANGE
 
-    @admin.display(description="sheet")
+    @admin.display(description=gettext_lazy("sheet"))
     def sheet(self, obj) -> str:
         hand = self.hand_of(obj)
         return sheet_link(hand.table, hand.number)
@@ -86,13 +88,11 @@ def sheet_link(table: Table, hand: int | None = None) -> str:
     except NoReverseMatch:  # a site without the director's pages
         return "-"
     anchor = f"#hand-{hand}" if hand is not None else ""
-    return format_html(
-        '<a href="{}{}">Table {}, round {}: the director\'s sheet</a>',
-        url,
-        anchor,
-        table.number,
-        table.round.number,
-    )
+    text = _("Table %(table)s, round %(round)s: the director's sheet") % {
+        "table": table.number,
+        "round": table.round.number,
+    }
+    return format_html('<a href="{}{}">{}</a>', url, anchor, text)
 
 
 def take_saved(obj, saved) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from core import services
@@ -41,14 +43,14 @@ class EventForm(forms.ModelForm):
     # penalty its ruleset has (Trinidad: off) unless the director chooses on or off.
     overcall_penalty = forms.TypedChoiceField(
         choices=[
-            ("", "as the ruleset says (Jamaica: on, Trinidad: off)"),
-            ("on", "on: an over-call costs the director penalty"),
-            ("off", "off: an over-call costs nothing"),
+            ("", gettext_lazy("as the ruleset says (Jamaica: on, Trinidad: off)")),
+            ("on", gettext_lazy("on: an over-call costs the director penalty")),
+            ("off", gettext_lazy("off: an over-call costs nothing")),
         ],
         coerce=lambda value: value in ("on", True),
         empty_value=None,
         required=False,
-        label="Over-call penalty",
+        label=gettext_lazy("Over-call penalty"),
         help_text=Event._meta.get_field("overcall_penalty").help_text,
     )
 
@@ -131,7 +133,7 @@ class EventAdmin(SimpleHistoryAdmin):
     date_hierarchy = "starts_on"
     actions = ["count_copies"]
 
-    @admin.action(description="Count these copies instead of the events they copy")
+    @admin.action(description=gettext_lazy("Count these copies instead of the events they copy"))
     def count_copies(self, request, queryset):
         """The same service as the director's page and the API: each copy counts in
         the ratings and series, and the event of its identity that counted is left out."""
@@ -142,7 +144,9 @@ class EventAdmin(SimpleHistoryAdmin):
                 for text in (m for ms in error.errors.values() for m in ms):
                     self.message_user(request, f"{event.slug}: {text}", messages.ERROR)
             else:
-                self.message_user(request, f"{event.slug} counts now.", messages.SUCCESS)
+                self.message_user(
+                    request, _("%(slug)s counts now.") % {"slug": event.slug}, messages.SUCCESS
+                )
 
     def save_model(self, request, obj, form, change):
         by = request.user
@@ -219,7 +223,7 @@ class TableAdmin(ReadOnly, SimpleHistoryAdmin):
     # Hand scores appear under their table, beside the seats.
     inlines = [SeatInline, HandsUnderTableInline]
 
-    @admin.display(description="sheet")
+    @admin.display(description=gettext_lazy("sheet"))
     def sheet(self, table: Table) -> str:
         return sheet_link(table)
 
@@ -246,11 +250,11 @@ class SeatAdmin(ReadOnly, SimpleHistoryAdmin):
     readonly_fields = fields
     list_select_related = ["table__round__event", "entry__player"]
 
-    @admin.display(description="player", ordering="entry__player__name")
+    @admin.display(description=gettext_lazy("player"), ordering="entry__player__name")
     def player_name(self, seat: Seat) -> str:
         return seat.entry.player.name
 
-    @admin.display(description="changes")
+    @admin.display(description=gettext_lazy("changes"))
     def where_to_change(self, seat: Seat) -> str:
         return SEATING_CHANGES
 

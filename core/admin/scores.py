@@ -4,6 +4,8 @@ linking to its table's sheet, where scores change through the rules."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from simple_history.admin import SimpleHistoryAdmin
 
 from core.admin.common import PlayerColumn, ReadOnly, SheetRow, WentOutColumn, seat_name
@@ -56,7 +58,7 @@ class HandsUnderTableInline(WentOutColumn, ReadOnly, admin.TabularInline):
         "seat_scores",
     ]
     readonly_fields = fields
-    verbose_name_plural = "hands and hand scores"
+    verbose_name_plural = gettext_lazy("hands and hand scores")
 
     def get_queryset(self, request):
         return (
@@ -66,10 +68,10 @@ class HandsUnderTableInline(WentOutColumn, ReadOnly, admin.TabularInline):
             .prefetch_related("scores__seat__entry__player", "penalties__seat__entry__player")
         )
 
-    @admin.display(description="scores (player: card points -> score)")
+    @admin.display(description=gettext_lazy("scores (player: card points -> score)"))
     def seat_scores(self, hand: Hand) -> str:
         if hand.outcome == Hand.Outcome.REDEAL:
-            return "redeal: no score"
+            return _("redeal: no score")
         parts = [
             f"{seat_name(s.seat)}: {s.card_points} -> {s.score}"
             for s in sorted(hand.scores.all(), key=lambda s: s.seat.position)
