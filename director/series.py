@@ -94,7 +94,9 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         "stale": reads.standings_stale(series),
         "out_of_step": selectors.out_of_step(series),
         "final_started": locks.started,
-        "unfinished": [leg.event for leg in legs if not leg.scored],
+        # As seeding the final judges them: finished by their director, not merely
+        # scored (a leg whose last round is closed scores, yet may still be reopened).
+        "unfinished": [leg.event for leg in legs if leg.event.status != Event.Status.FINISHED],
     }
     return render(request, "director/series.html", context)
 

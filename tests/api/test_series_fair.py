@@ -155,7 +155,14 @@ def test_a_leg_counts_as_finished_only_once_its_director_finished_it(api, root, 
     assert refused.status_code == 409
     assert refused.json()["legs"][0].startswith(f"Not every leg is finished: {closed.name}.")
     assert not Entry.objects.filter(event=final).exists()
+    # The organiser's page says so too, and offers to force it with a reason.
+    organiser = Client()
+    organiser.force_login(root)
+    page = organiser.get("/organiser/circuit/").content.decode()
+    assert f"Not every leg is finished: {closed.name}." in page and 'name="force"' in page
     services.finish_event(event=closed)
+    page = organiser.get("/organiser/circuit/").content.decode()
+    assert "Not every leg is finished" not in page
     seeded = client.post(SERIES + "final/", {"event": "final"}, format="json")
     assert seeded.status_code == 200, seeded.json()
     assert client.get(SERIES).json()["final_forced_reason"] == ""
