@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext as _
 from django_countries.serializers import CountryFieldMixin
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -192,11 +193,11 @@ class EntryChangeSerializer(serializers.Serializer):
     def validate(self, data: dict) -> dict:
         if not data:
             raise serializers.ValidationError(
-                {"status": ["Give a status, a left_after_hand, or both."]}
+                {"status": [_("Give a status, a left_after_hand, or both.")]}
             )
         if data.get("status") == Entry.Status.ACTIVE and "left_after_hand" in data:
             raise serializers.ValidationError(
-                {"left_after_hand": ["Only a player who withdraws leaves after a hand."]}
+                {"left_after_hand": [_("Only a player who withdraws leaves after a hand.")]}
             )
         return data
 
