@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import shutil
 
 import polib
 import pytest
@@ -46,7 +48,13 @@ def compiled(po: polib.POFile, tmp_path) -> polib.MOFile:
 
 def test_the_catalogues_are_complete_and_current():
     """What CI checks: every marked string is in each .po, translated, with its
-    placeholders, and each .mo is its .po compiled."""
+    placeholders, and each .mo is its .po compiled. The strings are gathered with GNU
+    gettext's xgettext: missing, this fails under CI and is skipped elsewhere."""
+    if shutil.which("xgettext") is None:
+        message = "GNU gettext is not installed: apt-get install gettext"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
     call_command("translations", "--check")
 
 
