@@ -12,25 +12,16 @@ from datetime import date
 import pytest
 
 from core import services
+from tests.api import test_series_fair as fair
 from tests.api.test_series_fair import SERIES, standings, two_table_leg
 from tests.fixtures import hand_at, make_event, make_round, play
-from tournaments.models import Entry, Event, Player
+from tournaments.models import Entry, Event
 
 # Real commits: the series standings are rebuilt when a leg's standings commit.
 pytestmark = pytest.mark.django_db(transaction=True)
 
-
-@pytest.fixture
-def players(db) -> list[Player]:
-    return [Player.objects.create(name=f"P{i}") for i in range(10)]
-
-
-@pytest.fixture
-def series(root):
-    return services.create_series(
-        data={"slug": "circuit", "name": "Circuit", "qualifiers": 4, "carry_over_step": 25},
-        by=root,
-    )
+# Ten players and a circuit of four qualifiers, carrying 25 a series rank.
+players, series = fair.players, fair.series
 
 
 def seeded_final(client, root) -> Event:
