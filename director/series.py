@@ -21,7 +21,6 @@ from core.series.locked import final_choices, leg_choices, series_locks
 from director.common import act, invalid_form
 from director.series_forms import EventChoiceForm, FinalForm, NewSeriesForm, SeriesForm
 from director.settings_forms import prize_row_errors, prize_rows, prizes_from_rows
-from game import series as game_series
 from tournaments.models import Event, Series
 
 SEEDED_BY = {
@@ -85,7 +84,7 @@ def series_page(request: HttpRequest, slug: str) -> HttpResponse:
         "series": series,
         "legs": legs,
         "rows": reads.series_standings(series),
-        "countback_words": game_series.COUNTBACK_WORDS,
+        "countback_words": reads.COUNTBACK_WORDS,
         "locks": locks,
         "can_add": can_add,
         "can_be_final": final_choices(series, directed),
