@@ -44,7 +44,7 @@ def set_up(page, live_server, name: str, slug: str) -> str:
     page.goto(f"{live_server.url}/director/new/")
     page.get_by_label("Name").fill(name)
     page.get_by_label("Address (slug)").fill(slug)
-    page.get_by_label("Ruleset").select_option("trinidad")
+    page.locator("select[name=ruleset]").select_option("trinidad")
     page.get_by_label("Rounds").fill("1")
     page.get_by_role("button", name="Create the event").click()
     base = f"{live_server.url}/director/{slug}"
