@@ -18,6 +18,7 @@ writers on its own, and the embedded default has one process.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -75,6 +76,17 @@ def is_lock_timeout(error: BaseException) -> bool:
     return getattr(error.__cause__, "sqlstate", None) == LOCK_NOT_AVAILABLE
 
 
+# SQLite refuses a write for a moment while another connection reads the same table
+# ("database table is locked", or "database is locked" once its own wait runs out):
+# the service's transaction, rolled back whole, is run again this many times, a little
+# later each time, before the refusal is answered as busy.
+SQLITE_TRIES = 4
+
+
+def sqlite_locked(error: BaseException) -> bool:
+    return connection.vendor == "sqlite" and "locked" in str(error)
+
+
 def bound_lock_waits() -> None:
     """Wait at most LOCK_WAIT_SECONDS for any lock in the rest of this transaction."""
     if connection.vendor == "postgresql":
@@ -94,18 +106,21 @@ def for_request(what: str) -> Callable[[F], F]:
             if getattr(connection, BOUNDED, False):
                 with transaction.atomic():
                     return service(*args, **kwargs)
-            try:
-                with transaction.atomic():
-                    setattr(connection, BOUNDED, True)
-                    try:
-                        bound_lock_waits()
-                        return service(*args, **kwargs)
-                    finally:
-                        setattr(connection, BOUNDED, False)
-            except OperationalError as error:
-                if is_lock_timeout(error):
-                    raise busy(what) from error
-                raise
+            for attempt in range(SQLITE_TRIES):
+                try:
+                    with transaction.atomic():
+                        setattr(connection, BOUNDED, True)
+                        try:
+                            bound_lock_waits()
+                            return service(*args, **kwargs)
+                        finally:
+                            setattr(connection, BOUNDED, False)
+                except OperationalError as error:
+                    if is_lock_timeout(error):
+                        raise busy(what) from error
+                    if not sqlite_locked(error) or attempt == SQLITE_TRIES - 1:
+                        raise
+                time.sleep(0.05 * (attempt + 1))  # rolled back whole: try it again
 
         return run  # type: ignore[return-value]
 
