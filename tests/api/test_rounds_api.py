@@ -10,10 +10,13 @@ pytestmark = pytest.mark.django_db
 
 def test_repeat_pairs_are_given_as_player_ids(api, root):
     event = make_event(slug="pairs")
-    # Players who entered no event yet, so player ids and entry ids differ.
-    Player.objects.bulk_create([Player(name=f"Spectator {i}") for i in range(3)])
-    entries = make_entries(event, 4)
-    assert entries[0].pk != entries[0].player_id
+    # Entry ids far from their players' ids, so the answer shows which one it gives
+    # (the databases' own sequences may make them equal by chance).
+    players = [Player.objects.create(name=f"Pair {i}") for i in range(1, 5)]
+    entries = [
+        Entry.objects.create(pk=p.pk + 1_000_000, event=event, player=p, seed_number=i)
+        for i, p in enumerate(players, start=1)
+    ]
     round_ = make_round(event, table_sizes=(4,), entries=entries, status=Round.Status.DRAFT)
     a, b = entries[0], entries[1]
     round_.quality = {"repeat_meetings": 1, "repeat_pairs": [[a.pk, b.pk]], "lower_bound": 0}
