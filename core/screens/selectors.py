@@ -240,6 +240,7 @@ class FieldRow:
     seed: int | None = None
     carried: int = 0  # a series final's carried-over score
     replaced_by: str = ""  # a no-show's substitute, as the field shows them
+    carry_source: str = ""  # where a series final's carry comes from, in words
 
 
 def field_of(event: Event) -> tuple[FieldRow, ...]:

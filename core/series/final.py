@@ -15,6 +15,7 @@ whether a seeded final still matches its series (`final_plan`, `out_of_step`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -300,3 +301,25 @@ def entrant_carries(series: Series, entries: list[Entry]) -> dict[int, tuple[int
     plan = {f.player: (f.carried, f.why) for f in final_plan(series)}
     others = wildcard_carry(series, plan)
     return {e.player_id: plan.get(e.player_id, others) for e in entries}
+
+
+def carry_words(event: Event, rows: Iterable[Any]) -> dict[int, str]:
+    """player -> where their carry into `event` comes from, in words, for the rows of
+    its field (each with `player` and `carried`): a qualifier's series rank, a player
+    level but for the draw carrying the rank above's, a wildcard's or a reserve's carry
+    as the series sets it. A carry the series would no longer give (it changed after the
+    final was seeded) is said to be as entered, with what the series would give now.
+    Empty for an event that is no seeded final. 3 queries; 1 for any other event."""
+    series = read_series.seeded_final_of(event)
+    if series is None:
+        return {}
+    rows = list(rows)
+    # `entrant_carries` reads each entry's player alone: the rows' players will do.
+    carries = entrant_carries(series, [Entry(player_id=row.player) for row in rows])
+    found = {}
+    for row in rows:
+        carried, why = carries[row.player]
+        if carried != row.carried:  # out of step: what it carries is not the series' word
+            why = _("as entered; the series would now give %(carry)s") % {"carry": carried}
+        found[row.player] = why
+    return found

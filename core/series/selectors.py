@@ -401,7 +401,7 @@ def final_carry(event: Event, player_id: int) -> int | None:
     (a wildcard entered later, a reserve replacing a qualifier): a qualifier's own carry,
     anyone else's the series' carry for other entrants. None for any other event, or a
     final not yet seeded (seeding sets every carry). 2 queries (1 for another event)."""
-    series = Series.objects.filter(final=event, final_seeded_at__isnull=False).first()
+    series = seeded_final_of(event)
     if series is None:
         return None
     rows = list(SeriesStanding.objects.filter(series=series, qualified=True).order_by("rank"))

@@ -4,7 +4,7 @@ queries whatever the event's size; the public pages cache what they return."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
@@ -23,6 +23,7 @@ from core.rounds.selectors import (
     why_when_shown,
 )
 from core.screens.selectors import FieldRow, SeatingRow, field_of, seating_board
+from core.series.final import carry_words
 from core.standings.selectors import Standings, standings_after
 from game import ranking, rules
 from scoring.models import AdjustedScore, Hand, HandScore, Standing
@@ -125,6 +126,9 @@ def board(event: Event) -> Board:
     progress, phase, seating, field = None, STANDINGS, (), ()
     if event.latest_round is None:
         phase, field = FIELD, field_of(event)
+        if any(row.carried for row in field):  # a series' final: say where each carry is from
+            words = carry_words(event, field)
+            field = tuple(replace(row, carry_source=words.get(row.player, "")) for row in field)
     else:
         closed = event.latest_status == Round.Status.CLOSED
         progress = round_progress(event, event.latest_round, closed=closed)
