@@ -163,10 +163,15 @@ class EventSettingsForm(forms.Form):
                 data[name] = value
         return data
 
-    def groups(self) -> list[tuple[str, list[forms.BoundField], bool]]:
-        """Each section: its title, its fields, and whether the prize table's rows follow."""
+    def groups(self) -> list[tuple[str, list[tuple[forms.BoundField, str]], bool]]:
+        """Each section: its title, its fields each with the reason it can no longer
+        change ("": it can), and whether the prize table's rows follow."""
         return [
-            (title, [self[name] for name in names], "prize_currency" in names)
+            (
+                title,
+                [(self[name], self.locked.get(name, "")) for name in names],
+                "prize_currency" in names,
+            )
             for title, names in EVENT_GROUPS
         ]
 
