@@ -18,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions
@@ -86,7 +87,9 @@ def keep_copy(event) -> None:
 def standings_data(event, number: int | None) -> dict:
     """The standings as the API renders them, kept per standings version (a rebuild
     bumps it, so a kept copy is never stale)."""
-    key = versioned_key("api-standings", event.pk, event.standings_version, event.status, number)
+    key = versioned_key(
+        "api-standings", event.pk, event.standings_version, event.status, number, get_language()
+    )
     return versioned(
         key, lambda: StandingsSerializer(selectors.standings_after(event, number)).data
     )
@@ -113,6 +116,7 @@ def rendered(event, number: int | None, limit: int | None, offset: int) -> tuple
         number,
         limit,
         offset,
+        get_language(),
     )
 
     def build() -> tuple[bytes, bytes]:
@@ -123,10 +127,11 @@ def rendered(event, number: int | None, limit: int | None, offset: int) -> tuple
 
 
 def etag(event, number: int | None, limit: int | None, offset: int) -> str:
-    """Weak: the same for the plain and the compressed bytes of one document."""
+    """Weak: the same for the plain and the compressed bytes of one document, another
+    for each language its texts are in."""
     return (
         f'W/"standings-{event.pk}-{event.standings_version}-{event.status}-'
-        f'{number or 0}-{limit or 0}-{offset}"'
+        f'{number or 0}-{limit or 0}-{offset}-{get_language()}"'
     )
 
 

@@ -218,25 +218,27 @@ class LanguageMiddleware:
     their browser's, else the default language of the event the page is about, else
     English (README, "Languages"). The answer says which (Content-Language) and that it
     depends on those (Vary: Accept-Language, Cookie); a page in Persian shows Persian
-    digits. The API speaks English to every client: programs read it."""
+    digits.
+
+    The API answers in the language its client asks for (Accept-Language, or the
+    switch's cookie a browser sends), else in English, never in an event's default: a
+    program that asks for nothing reads the same words wherever the event is played.
+    Its words (error details, the texts beside codes) change; its names, codes and
+    digits never do."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith("/api/"):
-            translation.activate(settings.LANGUAGE_CODE)
-            request.LANGUAGE_CODE = settings.LANGUAGE_CODE
-            return self.get_response(request)
-        language = (
-            chosen_language(request) or event_language(request.path) or settings.LANGUAGE_CODE
-        )
+        api = request.path.startswith("/api/")
+        language = chosen_language(request) or (None if api else event_language(request.path))
+        language = language or settings.LANGUAGE_CODE
         translation.activate(language)
         request.LANGUAGE_CODE = language
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         patch_vary_headers(response, ("Accept-Language", "Cookie"))
-        if language == "fa":
+        if language == "fa" and not api:
             with_persian_digits(response)
         return response
 

@@ -210,10 +210,11 @@ def test_the_switch_remembers_the_choice_and_keeps_the_reader_on_the_page(client
     assert language_of(client, page, HTTP_ACCEPT_LANGUAGE="en") == "ru"
 
 
-def test_the_api_speaks_english_whatever_the_reader_asks(client, w):
+def test_the_api_answers_in_the_language_its_client_asks_for(client, w):
     response = client.get(f"/api/v1/events/{w.event.slug}/", HTTP_ACCEPT_LANGUAGE="fa")
     assert response.status_code == 200
-    assert "Content-Language" not in response
+    assert response["Content-Language"] == "fa"
+    assert client.get(f"/api/v1/events/{w.event.slug}/")["Content-Language"] == "en"
 
 
 # --- Right to left, and Persian digits -------------------------------------------------
