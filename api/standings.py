@@ -184,8 +184,9 @@ class StandingsView(EventScoped, APIView):
             self.headers = self.default_response_headers
             response = self.finalize_response(request, fast, *args, **kwargs)
             # As DRF's path says once the session was looked at for a user: an answer
-            # for a request without cookies is not one for a signed-in director.
-            patch_vary_headers(response, ("Cookie",))
+            # for a request without cookies is not one for a signed-in director (nor, as
+            # every answer says, for a reader of another language).
+            patch_vary_headers(response, ("Accept-Language", "Cookie"))
             return response
         return super().dispatch(request, *args, **kwargs)
 
