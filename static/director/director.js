@@ -10,9 +10,57 @@
 (function () {
   "use strict";
 
+  // --- The page's language ------------------------------------------------------------
+  // Every word this script writes comes from the page, translated: the layout puts
+  // them on this script's own tag (data-*, with %(name)s where a value goes in).
+  var script = document.currentScript;
+  function words(name, values) {
+    var text = (script && script.getAttribute("data-" + name)) || "";
+    return text.replace(/%\((\w+)\)s/g, function (whole, key) {
+      return Object.prototype.hasOwnProperty.call(values || {}, key) ? values[key] : whole;
+    });
+  }
+
+  // Numbers as the page's language writes them (Persian digits on a Persian page), as
+  // the server writes the page's own numbers.
+  var lang = document.documentElement.lang || "en";
+  var numerals = null;
+  try {
+    numerals = new Intl.NumberFormat(lang, { useGrouping: false });
+  } catch (e) { numerals = null; }
+  function number(n) {
+    return numerals ? numerals.format(n) : String(n);
+  }
+
+  // "= 82 (4 cards)" in the page's plural forms: the layout gives the phrase as it reads
+  // for 1, 2 and 5, and the language's plural rule says which of them a count takes.
+  var plurals = null;
+  try {
+    plurals = new Intl.PluralRules(lang);
+  } catch (e) { plurals = null; }
+  var SAMPLE = { zero: 5, one: 1, two: 2, few: 2, many: 5, other: 5 };
+  function counted(name, count, values) {
+    var kind = plurals ? plurals.select(count) : (count === 1 ? "one" : "other");
+    return words(name + "-" + (SAMPLE[kind] || 5), values);
+  }
+
+  // Digits typed on a Persian or Arabic keyboard (۱۲, ١٢) read as the server reads
+  // them (kalooki_site.digits): as 12.
+  function ascii(text) {
+    return text.replace(/[\u06F0-\u06F9\u0660-\u0669]/g, function (d) {
+      var code = d.charCodeAt(0);
+      return String(code - (code >= 0x06F0 ? 0x06F0 : 0x0660));
+    });
+  }
+
   // --- Card values (RULES.md): joker 50, black ace 15, 10 J Q K 10, 2-9 face, red ace 1.
   var RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
   var SUITS = ["S", "H", "D", "C"];
+  // Also as the server reads them: T for ten, the suit symbols (filled or outline), JOKER.
+  var SYMBOLS = {
+    "\u2660": "S", "\u2664": "S", "\u2665": "H", "\u2661": "H",
+    "\u2666": "D", "\u2662": "D", "\u2663": "C", "\u2667": "C"
+  };
   var WHOLE = /^[+-]?\d+$/;
   var DASHES = ["-", "\u2013", "\u2014"];
 
@@ -22,23 +70,29 @@
     return parseInt(rank, 10);
   }
 
-  // The same notation the server reads: separated by spaces or commas, any case.
+  // The same notation the server reads (game/cards.py): separated by spaces or commas,
+  // any case, with any keyboard's digits.
   function readCards(text) {
     var tokens = text.split(/[\s,]+/).filter(Boolean);
     var points = 0;
     for (var i = 0; i < tokens.length; i++) {
       var token = tokens[i];
-      var t = token.toUpperCase();
+      var t = ascii(token).toUpperCase().replace(/\uFE0F/g, "");
       var last = i === tokens.length - 1;
-      if (t === "JK") { points += 50; continue; }
-      if (t.indexOf("JK") === 0) return { error: "\u201c" + token + "\u201d: a joker has no suit", last: false };
+      var named = { card: token };
+      if (t === "JK" || t === "JOKER") { points += 50; continue; }
+      // "J", "JO", "JOK": a joker half typed, or a jack waiting for its suit.
+      if (last && "JOKER".indexOf(t) === 0) return { error: words("no-suit", named), last: true };
+      if (t.indexOf("JK") === 0 || t.indexOf("JOKER") === 0) return { error: words("joker-suit", named), last: false };
       var ten = t.indexOf("10") === 0;
       var rank = ten ? "10" : t.slice(0, 1);
       var suit = ten ? t.slice(2) : t.slice(1);
-      if (RANKS.indexOf(rank) < 0 && !(last && t === "1")) return { error: "\u201c" + token + "\u201d is not a card" };
+      if (rank === "T") rank = "10";
+      if (RANKS.indexOf(rank) < 0 && !(last && t === "1")) return { error: words("not-a-card", named) };
       // A rank alone (or "J", which may yet become a joker) is a card half typed.
-      if (!suit) return { error: "\u201c" + token + "\u201d: no suit (S, H, D, C)", last: last };
-      if (SUITS.indexOf(suit) < 0) return { error: "\u201c" + token + "\u201d: unknown suit" };
+      if (!suit) return { error: words("no-suit", named), last: last };
+      suit = suit.replace(/./g, function (c) { return SYMBOLS[c] || c; });
+      if (SUITS.indexOf(suit) < 0) return { error: words("unknown-suit", named) };
       points += cardPoints(rank, suit);
     }
     return { points: points, count: tokens.length };
@@ -49,7 +103,7 @@
     if (!out) return;
     var text = input.value.trim();
     out.classList.remove("calc-error");
-    if (!text || WHOLE.test(text) || DASHES.indexOf(text) >= 0) {
+    if (!text || WHOLE.test(ascii(text)) || DASHES.indexOf(text) >= 0) {
       out.textContent = "";
       return;
     }
@@ -59,7 +113,7 @@
     if (typing) {
       var before = readCards(text.replace(/[^\s,]+$/, ""));
       if (!before.error) {
-        out.textContent = "= " + before.points + " so far";
+        out.textContent = words("so-far", { points: number(before.points) });
         return;
       }
     }
@@ -67,7 +121,7 @@
       out.textContent = read.error;
       out.classList.add("calc-error");
     } else {
-      out.textContent = "= " + read.points + " (" + read.count + " card" + (read.count === 1 ? "" : "s") + ")";
+      out.textContent = counted("cards", read.count, { points: number(read.points), cards: number(read.count) });
     }
   }
 
@@ -201,9 +255,10 @@
     if (!form || !form.classList || !form.classList.contains("hand-form")) return;
     var row = form.closest("tbody.hand");
     var status = event.detail.xhr && event.detail.xhr.status;
-    var why = event.type === "htmx:sendError" || !status
-      ? "the server could not be reached (is the network down?)"
-      : "the server answered with an error (" + status + ")";
+    var hand = number(Number(row.getAttribute("data-hand")));
+    var said = event.type === "htmx:sendError" || !status
+      ? words("unreached", { hand: hand })
+      : words("server-error", { hand: hand, status: number(status) });
     var messages = row.querySelector("tr.row-messages.unsent");
     if (!messages) {
       messages = document.createElement("tr");
@@ -219,8 +274,7 @@
       messages.appendChild(cell);
       row.appendChild(messages);
     }
-    messages.querySelector("li").textContent = "Hand " + row.getAttribute("data-hand") +
-      " was not saved: " + why + ". What you typed is still here: press Enter in the row to try again.";
+    messages.querySelector("li").textContent = said;
     row.setAttribute("data-state", "unsent");
     row.classList.add("state-error");
     focusField(fields(row)[0]);

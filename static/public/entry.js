@@ -6,6 +6,22 @@
   "use strict";
   var KEY = "kalooki-cards-keyboard";
 
+  // The words this script writes, translated by the page on this script's own tag
+  // (data-*, with %(name)s where a number goes in), and the numbers in the page's digits.
+  var script = document.currentScript;
+  var numerals = null;
+  try {
+    numerals = new Intl.NumberFormat(document.documentElement.lang || "en", { useGrouping: false });
+  } catch (e) { numerals = null; }
+  function words(name, values) {
+    var text = (script && script.getAttribute("data-" + name)) || "";
+    return text.replace(/%\((\w+)\)s/g, function (whole, key) {
+      if (!Object.prototype.hasOwnProperty.call(values, key)) return whole;
+      var n = Number(values[key]);
+      return numerals && values[key] !== "" && !isNaN(n) ? numerals.format(n) : values[key];
+    });
+  }
+
   function apply(letters) {
     var boxes = document.querySelectorAll(".seat-input");
     for (var i = 0; i < boxes.length; i++) {
@@ -41,16 +57,14 @@
     var text = "";
     var closed = false;
     if (row && row.classList.contains("scored")) {
-      text = "Hand " + hand + " was recorded meanwhile: the sheet below shows it, and only a director can change it now.";
+      text = words("recorded", { hand: hand });
       closed = true;
     } else if (state === "disputed" && card.getAttribute("data-disputed") !== me) {
-      text = "Hand " + hand + " was disputed meanwhile (by seat " + card.getAttribute("data-disputed") +
-        "): nothing is recorded, and the director decides it. Nothing can be entered for it here meanwhile.";
+      text = words("disputed", { hand: hand, seat: card.getAttribute("data-disputed") });
       closed = true;
     } else if (state === "pending" && card.getAttribute("data-entered") !== me &&
                card.getAttribute("data-version") !== form.getAttribute("data-shown")) {
-      text = "Hand " + hand + " was entered meanwhile by seat " + card.getAttribute("data-entered") +
-        " (above): confirm it there, or send yours to replace it (another player confirms it again).";
+      text = words("entered", { hand: hand, seat: card.getAttribute("data-entered") });
     }
     if (!text) return;
     note.textContent = text;
