@@ -1,13 +1,11 @@
 """axe-core in Chromium on every page a director, a player or the public sees, at the
 size it is seen at (desktop, phone, projector): no serious or critical violation.
 
-axe-core's script (MPL-2.0) comes with the axe-playwright-python package; it is put
-into each page through the DevTools protocol (`page.evaluate`), which the site's
-Content-Security-Policy does not govern, as a script tag would be refused. One event is
-set up for all of it (`populated`). A page to check is one line in PUBLIC, PLAYERS or
-DIRECTOR below: its name, its address and the size it is seen at. Not here: the pages
-Django and Swagger UI bring (the admin, the password change page in the admin's look,
-the API's docs), which are not the site's own.
+axe-core runs in each page through `tests.browser.axe`. One event is set up for all
+of it (`populated`). A page to check is one line in PUBLIC, PLAYERS or DIRECTOR below:
+its name, its address and the size it is seen at. Not here: the pages Django and
+Swagger UI bring (the admin, the password change page in the admin's look, the API's
+docs), which are not the site's own.
 """
 
 from __future__ import annotations
@@ -17,11 +15,11 @@ from datetime import timedelta
 from typing import NamedTuple
 
 import pytest
-from axe_playwright_python.base import AXE_SCRIPT
 from django.utils import timezone
 
 from core import services
 from game.rules import HandEntry, SeatEntry
+from tests.browser.axe import serious_violations
 from tests.core.test_series import leg
 from tests.fixtures import codes_of, make_event, make_round, make_user, played_event
 from tournaments.models import Entry, Event, Player, RoundClock
@@ -29,7 +27,6 @@ from tournaments.models import Entry, Event, Player, RoundClock
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844), "projector": (1920, 1080)}
-FAILING = ("serious", "critical")
 
 
 class Visit(NamedTuple):
@@ -226,20 +223,7 @@ def check(page, base: str, seen: Visit, values: dict[str, object]) -> list[str]:
     if seen.then is not None:
         seen.then(page)
         page.wait_for_load_state("load")
-    page.evaluate(AXE_SCRIPT)
-    found = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    lines = []
-    for violation in found["violations"]:
-        if violation["impact"] not in FAILING:
-            continue
-        targets = ", ".join(" ".join(node["target"]) for node in violation["nodes"][:5])
-        more = len(violation["nodes"]) - 5
-        lines.append(
-            f"{seen.name} ({seen.viewport}, {page.url.removeprefix(base)}): "
-            f"{violation['id']} [{violation['impact']}] {violation['help']}: {targets}"
-            + (f" and {more} more" if more > 0 else "")
-        )
-    return lines
+    return serious_violations(page, f"{seen.name} ({seen.viewport}, {page.url.removeprefix(base)})")
 
 
 def sign_in(page, base: str) -> None:
