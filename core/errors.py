@@ -7,18 +7,30 @@ from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 
+from core.words import translated
+from game.words import Joined, Said
+
 NON_FIELD = "non_field_errors"
 
 
+def in_reader_language(message: object) -> object:
+    """The game's words (`game.words`) said in the active language; any other message
+    (text, or words translated lazily) as it is."""
+    return translated(message) if isinstance(message, (Said, Joined)) else message
+
+
 class ServiceError(Exception):
-    """A request that cannot be carried out; nothing was written."""
+    """A request that cannot be carried out; nothing was written. The game's words
+    among its messages are said in the reader's language (`core.words`)."""
 
     status_code = 400
 
     def __init__(self, errors: Mapping[str, Sequence[str]] | str, *, field: str = NON_FIELD):
         if isinstance(errors, str):
             errors = {field: [errors]}
-        self.errors: dict[str, list[str]] = {key: list(msgs) for key, msgs in errors.items()}
+        self.errors: dict[str, list[str]] = {
+            key: [in_reader_language(message) for message in msgs] for key, msgs in errors.items()
+        }
         super().__init__("; ".join(f"{k}: {' '.join(v)}" for k, v in self.errors.items()))
 
     @classmethod
@@ -52,7 +64,8 @@ class StaleVersion(ServiceError):
 
 class HandRejected(InvalidInput):
     """A hand the rules engine refuses: 400, with every problem the engine found
-    (`game.rules.Problem`: its code and seats let a page word it its own way)."""
+    (`game.rules.Problem`: its code and seats let a page word it its own way), each
+    said in the reader's language."""
 
     def __init__(self, invalid):
         self.problems = invalid.problems

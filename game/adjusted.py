@@ -28,6 +28,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from game.words import Said, say
+
 FIELD_MEAN, FIELD_MEDIAN, PRO_RATA = "field_mean", "field_median", "pro_rata"
 RULES: tuple[str, ...] = (FIELD_MEAN, FIELD_MEDIAN, PRO_RATA)
 AT_FAULT = "at_fault"  # the field's 75th percentile for the hand
@@ -38,31 +40,33 @@ RULE = FIELD_MEAN
 MIN_FIELD = 8
 
 # How each rule reads on a page: "hand 9 adjusted: 61, the field's mean".
-RULE_WORDS: dict[str, str] = {
-    FIELD_MEAN: "the field's mean",
-    FIELD_MEDIAN: "the field's median",
-    PRO_RATA: "the player's own mean",
-    AT_FAULT: "at fault: the field's 75th percentile",
+RULE_WORDS: dict[str, Said] = {
+    FIELD_MEAN: say("the field's mean"),
+    FIELD_MEDIAN: say("the field's median"),
+    PRO_RATA: say("the player's own mean"),
+    AT_FAULT: say("at fault: the field's 75th percentile"),
 }
 
 # The rule in a director's words, for the pages that say why a set was adjusted.
-EXPLAINED: dict[str, str] = {
-    FIELD_MEAN: "the mean score of everyone who played that hand in the round",
-    FIELD_MEDIAN: "the median score of everyone who played that hand in the round",
-    PRO_RATA: "the player's own mean over the hands they played in the set",
+EXPLAINED: dict[str, Said] = {
+    FIELD_MEAN: say("the mean score of everyone who played that hand in the round"),
+    FIELD_MEDIAN: say("the median score of everyone who played that hand in the round"),
+    PRO_RATA: say("the player's own mean over the hands they played in the set"),
 }
-AT_FAULT_EXPLAINED = (
+AT_FAULT_EXPLAINED = say(
     "a player the director marks at fault (slow play) gets the field's 75th percentile "
     "for the hand instead: worse than three in four of those who played it"
 )
 
 
-def explained(rule: str = RULE) -> str:
+def explained(rule: str = RULE) -> Said:
     """How a hand a table could not play is scored, as the pages say it."""
-    return (
-        f"Each hand unplayed is scored, once the round is closed, at {EXPLAINED[rule]} "
-        f"(an adjusted score), so the set ranks as complete; {AT_FAULT_EXPLAINED}. A "
-        "player who withdrew keeps an incomplete set."
+    return say(
+        "Each hand unplayed is scored, once the round is closed, at %(rule)s (an adjusted "
+        "score), so the set ranks as complete; %(at_fault)s. A player who withdrew keeps an "
+        "incomplete set.",
+        rule=EXPLAINED[rule],
+        at_fault=AT_FAULT_EXPLAINED,
     )
 
 
@@ -87,13 +91,18 @@ class Adjustment:
     rule: str
 
     @property
-    def words(self) -> str:
+    def words(self) -> Said:
         return words(self.hand, self.score, self.rule)
 
 
-def words(hand: int, score: int, rule: str) -> str:
+def words(hand: int, score: int, rule: str) -> Said:
     """An adjusted score as a page says it: "hand 9 adjusted: 61, the field's mean"."""
-    return f"hand {hand} adjusted: {score}, {RULE_WORDS.get(rule, rule)}"
+    return say(
+        "hand %(hand)s adjusted: %(score)s, %(rule)s",
+        hand=hand,
+        score=score,
+        rule=RULE_WORDS.get(rule, rule),
+    )
 
 
 def half_up(value: Fraction) -> int:

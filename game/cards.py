@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypeGuard
 
+from game.words import Said, say
+
 RANKS: tuple[str, ...] = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 BLACK_SUITS: frozenset[str] = frozenset({"S", "C"})
@@ -24,9 +26,9 @@ _TEN_AND_COURT = frozenset({"10", "J", "Q", "K"})
 
 CARDS_PER_PACK = 52
 
-NOTATION_HELP = (
-    "ranks are A, 2-10 (or T), J, Q, K and suits S, H, D, C (or \u2660 \u2665 \u2666 \u2663), "
-    "or JK (or JOKER) for a joker"
+NOTATION_HELP = say(
+    "ranks are A, 2-10 (or T), J, Q, K and suits S, H, D, C (or ♠ ♥ ♦ ♣), or JK (or JOKER) "
+    "for a joker"
 )
 # What a director may type besides the canonical letters: T for ten, the suit symbols
 # (filled or outline, with or without the emoji presentation mark) and JOKER.
@@ -98,13 +100,20 @@ def hand_points(cards: Iterable[Card]) -> int:
 
 
 class CardNotationError(ValueError):
-    """A token that is not a card; `token` is exactly what was typed."""
+    """A token that is not a card; `token` is exactly what was typed, `message` the
+    words that say so."""
 
-    def __init__(self, token: str, reason: str) -> None:
+    def __init__(self, token: str, reason: Said) -> None:
         self.token = token
         self.reason = reason
         shown = token if len(token) <= 20 else token[:17] + "..."  # a pasted page stays short
-        super().__init__(f'"{shown}" is not a card: {reason} ({NOTATION_HELP})')
+        self.message = say(
+            '"%(token)s" is not a card: %(reason)s (%(notation)s)',
+            token=shown,
+            reason=reason,
+            notation=NOTATION_HELP,
+        )
+        super().__init__(self.message)
 
 
 def parse_card(token: str) -> Card:
@@ -114,18 +123,18 @@ def parse_card(token: str) -> Card:
     if text in (JOKER, JOKER_WORD):
         return Card(JOKER)
     if text.startswith((JOKER, JOKER_WORD)):
-        raise CardNotationError(token, "a joker has no suit")
+        raise CardNotationError(token, say("a joker has no suit"))
     # "10" is the only two-character rank, so try it before reading one character.
     rank, typed_suit = (text[:2], text[2:]) if text.startswith("10") else (text[:1], text[1:])
     if rank == TEN_LETTER:
         rank = "10"
     if rank not in RANKS:
-        raise CardNotationError(token, f'unknown rank "{rank}"')
+        raise CardNotationError(token, say('unknown rank "%(rank)s"', rank=rank))
     if not typed_suit:
-        raise CardNotationError(token, "no suit given")
+        raise CardNotationError(token, say("no suit given"))
     suit = "".join(SUIT_SYMBOLS.get(char, char) for char in typed_suit)
     if suit not in SUITS:
-        raise CardNotationError(token, f'unknown suit "{typed_suit}"')
+        raise CardNotationError(token, say('unknown suit "%(suit)s"', suit=typed_suit))
     return Card(rank, suit)
 
 

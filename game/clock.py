@@ -26,6 +26,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from math import ceil
 
+from game.words import Said, say, say_plural
+
 STOPPED, RUNNING, PAUSED, OVER = "stopped", "running", "paused", "over"
 STATES = (STOPPED, RUNNING, PAUSED, OVER)
 ACTIONS = ("start", "pause", "resume", "extend")
@@ -36,7 +38,7 @@ MAX_EXTENSION = 120  # minutes given (or taken back) at once
 class ClockError(ValueError):
     """An action the clock refuses, naming the field at fault."""
 
-    def __init__(self, message: str, *, field: str = "action") -> None:
+    def __init__(self, message: Said, *, field: str = "action") -> None:
         super().__init__(message)
         self.field = field
 
@@ -97,9 +99,19 @@ class Clock:
     # --- The director's actions: each returns the clock it leaves ---------------------
 
     def start(self, now: datetime, minutes: int) -> Clock:
-        check_minutes(minutes, low=1, high=MAX_MINUTES, what="A round's time")
+        if not _minutes_within(minutes, 1, MAX_MINUTES):
+            raise ClockInvalid(
+                say_plural(
+                    "A round's time is %(least)s to %(most)s minutes.",
+                    "A round's time is %(least)s to %(most)s minutes.",
+                    MAX_MINUTES,
+                    least=1,
+                    most=MAX_MINUTES,
+                ),
+                field="minutes",
+            )
         if self.state(now) == RUNNING:
-            raise ClockConflict("The clock is running: pause it first to start it again.")
+            raise ClockConflict(say("The clock is running: pause it first to start it again."))
         return Clock(minutes=minutes, ends_at=now + timedelta(minutes=minutes))
 
     def pause(self, now: datetime) -> Clock:
@@ -107,25 +119,35 @@ class Clock:
         if state != RUNNING:
             raise ClockConflict(
                 {
-                    STOPPED: "The clock has not started.",
-                    PAUSED: "The clock is already paused.",
-                    OVER: "Time is up: extend the clock to give more time.",
+                    STOPPED: say("The clock has not started."),
+                    PAUSED: say("The clock is already paused."),
+                    OVER: say("Time is up: extend the clock to give more time."),
                 }[state]
             )
         return replace(self, paused_at=now)
 
     def resume(self, now: datetime) -> Clock:
         if self.paused_at is None or self.ends_at is None:
-            raise ClockConflict("The clock is not paused.")
+            raise ClockConflict(say("The clock is not paused."))
         return replace(self, ends_at=self.ends_at + (now - self.paused_at), paused_at=None)
 
     def extend(self, now: datetime, minutes: int, table: int | None = None) -> Clock:
         """Give every table (or table `table`) `minutes` more; negative takes them back."""
-        check_minutes(minutes, low=-MAX_EXTENSION, high=MAX_EXTENSION, what="An extension")
+        if not _minutes_within(minutes, -MAX_EXTENSION, MAX_EXTENSION):
+            raise ClockInvalid(
+                say_plural(
+                    "An extension is %(least)s to %(most)s minutes.",
+                    "An extension is %(least)s to %(most)s minutes.",
+                    MAX_EXTENSION,
+                    least=-MAX_EXTENSION,
+                    most=MAX_EXTENSION,
+                ),
+                field="minutes",
+            )
         if minutes == 0:
-            raise ClockInvalid("Give a number of minutes other than 0.", field="minutes")
+            raise ClockInvalid(say("Give a number of minutes other than 0."), field="minutes")
         if self.ends_at is None:
-            raise ClockConflict("Start the clock before extending it.")
+            raise ClockConflict(say("Start the clock before extending it."))
         moment = self.paused_at or now
         delta = timedelta(minutes=minutes)
         if table is None:
@@ -145,8 +167,16 @@ class Clock:
             seconds = extra + minutes * 60
             if seconds < 0:
                 raise ClockInvalid(
-                    f"Table {table} has {format_duration(extra)} of extra time; "
-                    f"{-minutes} minutes cannot be taken back.",
+                    say_plural(
+                        "Table %(table)s has %(extra)s of extra time; %(minutes)s minutes "
+                        "cannot be taken back.",
+                        "Table %(table)s has %(extra)s of extra time; %(minutes)s minutes "
+                        "cannot be taken back.",
+                        -minutes,
+                        table=table,
+                        extra=format_duration(extra),
+                        minutes=-minutes,
+                    ),
                     field="minutes",
                 )
         extras = {**self.extra_s, table: seconds}
@@ -170,27 +200,30 @@ class Clock:
     def act(self, now: datetime, action: str, minutes: int | None, table: int | None) -> Clock:
         """One director action, as the API names it (`ACTIONS`)."""
         if action not in ACTIONS:
-            raise ClockInvalid(f"Choose one of: {', '.join(ACTIONS)}.")
+            raise ClockInvalid(say("Choose one of: %(actions)s.", actions=", ".join(ACTIONS)))
         if table is not None and action != "extend":
-            raise ClockInvalid("Only an extension is given to one table.", field="table")
+            raise ClockInvalid(say("Only an extension is given to one table."), field="table")
         if action == "start":
             return self.start(now, self.minutes if minutes is None else minutes)
         if minutes is not None and action != "extend":
-            raise ClockInvalid(f"Minutes are not given to {action} the clock.", field="minutes")
+            refused = {
+                "pause": say("Minutes are not given to pause the clock."),
+                "resume": say("Minutes are not given to resume the clock."),
+            }
+            raise ClockInvalid(refused[action], field="minutes")
         if action == "pause":
             return self.pause(now)
         if action == "resume":
             return self.resume(now)
         if minutes is None:
             raise ClockInvalid(
-                "Give the minutes to add (or, negative, to take back).", field="minutes"
+                say("Give the minutes to add (or, negative, to take back)."), field="minutes"
             )
         return self.extend(now, minutes, table)
 
 
-def check_minutes(minutes: object, *, low: int, high: int, what: str) -> None:
-    if not isinstance(minutes, int) or isinstance(minutes, bool) or not low <= minutes <= high:
-        raise ClockInvalid(f"{what} is {low} to {high} minutes.", field="minutes")
+def _minutes_within(minutes: object, low: int, high: int) -> bool:
+    return isinstance(minutes, int) and not isinstance(minutes, bool) and low <= minutes <= high
 
 
 def format_duration(seconds: int) -> str:

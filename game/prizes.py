@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal, InvalidOperation
 
+from game.words import say, say_plural
+
 DRAW = "draw"
 SHARE = "share"
 TIE_POLICIES = (DRAW, SHARE)
@@ -70,27 +72,53 @@ def check_table(raw: object) -> tuple[Prize, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, (list, tuple)):
-        raise ValueError('must be a list of {"place", "amount", "item"}')
+        raise ValueError(say('must be a list of {"place", "amount", "item"}'))
     if len(raw) > MAX_PLACES:
-        raise ValueError(f"may have at most {MAX_PLACES} places")
+        raise ValueError(
+            say_plural(
+                "may have at most %(most)s places",
+                "may have at most %(most)s places",
+                MAX_PLACES,
+                most=MAX_PLACES,
+            )
+        )
     prizes: dict[int, Prize] = {}
     for i, entry in enumerate(raw, start=1):
         if not isinstance(entry, dict):
-            raise ValueError(f'prize {i}: must be an object {{"place", "amount", "item"}}')
+            raise ValueError(
+                say('prize %(prize)s: must be an object {"place", "amount", "item"}', prize=i)
+            )
         unknown = set(entry) - {"place", "amount", "item"}
         if unknown:
-            raise ValueError(f"prize {i}: unknown keys {', '.join(sorted(map(str, unknown)))}")
+            keys = ", ".join(sorted(map(str, unknown)))
+            raise ValueError(say("prize %(prize)s: unknown keys %(keys)s", prize=i, keys=keys))
         place = entry.get("place")
         if isinstance(place, bool) or not isinstance(place, int) or not 1 <= place <= MAX_PLACES:
-            raise ValueError(f"prize {i}: place must be a whole number 1 to {MAX_PLACES}")
+            raise ValueError(
+                say(
+                    "prize %(prize)s: place must be a whole number 1 to %(most)s",
+                    prize=i,
+                    most=MAX_PLACES,
+                )
+            )
         if place in prizes:
-            raise ValueError(f"prize {i}: place {place} is given twice")
+            raise ValueError(
+                say("prize %(prize)s: place %(place)s is given twice", prize=i, place=place)
+            )
         amount = _amount(entry.get("amount", 0), i)
         item = entry.get("item", "") or ""
         if not isinstance(item, str) or len(item) > 200:
-            raise ValueError(f"prize {i}: item must be text of at most 200 characters")
+            raise ValueError(
+                say_plural(
+                    "prize %(prize)s: item must be text of at most %(most)s characters",
+                    "prize %(prize)s: item must be text of at most %(most)s characters",
+                    200,
+                    prize=i,
+                    most=200,
+                )
+            )
         if not amount and not item.strip():
-            raise ValueError(f"prize {i}: give an amount, an item or both")
+            raise ValueError(say("prize %(prize)s: give an amount, an item or both", prize=i))
         prizes[place] = Prize(place=place, amount=amount, item=item.strip())
     return tuple(sorted(prizes.values(), key=lambda p: p.place))
 
@@ -113,17 +141,24 @@ def parse_amount(text: str) -> Decimal:
 
 def _amount(raw: object, i: int) -> Decimal:
     if isinstance(raw, bool) or not isinstance(raw, (int, str, float, Decimal)):
-        raise ValueError(f"prize {i}: amount must be a number")
+        raise ValueError(say("prize %(prize)s: amount must be a number", prize=i))
     try:
         amount = parse_amount(raw) if isinstance(raw, str) else Decimal(str(raw))
     except (InvalidOperation, ValueError):
         raise ValueError(
-            f"prize {i}: amount {raw!r} is not an amount (write it as 50,000 or J$50,000.00)"
+            say(
+                "prize %(prize)s: amount %(amount)s is not an amount (write it as 50,000 or "
+                "J$50,000.00)",
+                prize=i,
+                amount=repr(raw),
+            )
         ) from None
     if not amount.is_finite() or amount < 0 or amount > MAX_AMOUNT:
-        raise ValueError(f"prize {i}: amount must be 0 to {MAX_AMOUNT}")
+        raise ValueError(
+            say("prize %(prize)s: amount must be 0 to %(most)s", prize=i, most=MAX_AMOUNT)
+        )
     if amount != amount.quantize(CENT):
-        raise ValueError(f"prize {i}: amount has more than two decimals")
+        raise ValueError(say("prize %(prize)s: amount has more than two decimals", prize=i))
     return amount.quantize(CENT)
 
 

@@ -55,6 +55,7 @@ from fractions import Fraction
 from game.adjusted import Adjustment
 from game.ranking_keys import Ranked, Tally, add_table_points, knockout, ordered
 from game.table_points import DEFAULT_TABLE_POINTS, check_scale
+from game.words import say
 
 FORMATS: tuple[str, ...] = ("total", "table-points", "knockout")
 TIEBREAKS: tuple[str, ...] = (
@@ -162,17 +163,27 @@ def check_tiebreaks(tiebreaks: Sequence[str]) -> tuple[str, ...]:
     never decide anything, so it is reported as the mistake it surely is.
     """
     if isinstance(tiebreaks, str) or not isinstance(tiebreaks, Iterable):
-        raise ValueError(f"tiebreaks must be a list of names, not {tiebreaks!r}")
+        raise ValueError(
+            say("tiebreaks must be a list of names, not %(value)s", value=repr(tiebreaks))
+        )
     names = tuple(tiebreaks)
     unknown = [name for name in names if name not in TIEBREAKS]
     if unknown:
         shown = ", ".join(repr(name) for name in unknown)
-        raise ValueError(f"unknown tiebreaks {shown}; known: {', '.join(TIEBREAKS)}")
+        raise ValueError(
+            say(
+                "unknown tiebreaks %(unknown)s; known: %(known)s",
+                unknown=shown,
+                known=", ".join(TIEBREAKS),
+            )
+        )
     repeated = sorted({name for name in names if names.count(name) > 1}, key=names.index)
     if repeated:
-        raise ValueError(f"tiebreaks named more than once: {', '.join(repeated)}")
+        raise ValueError(
+            say("tiebreaks named more than once: %(names)s", names=", ".join(repeated))
+        )
     if "draw" in names and names[-1] != "draw":
-        raise ValueError("'draw' settles every tie left, so it must be the last tiebreak")
+        raise ValueError(say("'draw' settles every tie left, so it must be the last tiebreak"))
     return names if names[-1:] == ("draw",) else (*names, "draw")
 
 

@@ -8,13 +8,11 @@ import dataclasses
 from dataclasses import dataclass
 
 from game.cards import Deck, is_whole_number
+from game.words import Said, say, say_plural
 
 CALLS_ALLOWED = 3  # per player per hand
 CARDS_PER_CALL = 2  # the discard plus one from the stock
 DIRECTOR_PENALTY_MIN, DIRECTOR_PENALTY_MAX = 50, 500
-
-
-_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
 @dataclass(frozen=True)
@@ -27,14 +25,13 @@ class HandSpec:
     fours: int
 
     @property
-    def contract(self) -> str:
+    def contract(self) -> Said:
         """In words, threes first: "two threes, one four"."""
-        parts = ((self.threes, "three"), (self.fours, "four"))
-        return ", ".join(
-            f"{_COUNT_WORDS.get(n, str(n))} {meld if n == 1 else meld + 's'}"
-            for n, meld in parts
-            if n
-        )
+        if self.threes and self.fours:
+            return say(
+                "%(threes)s, %(fours)s", threes=_threes(self.threes), fours=_fours(self.fours)
+            )
+        return _threes(self.threes) if self.threes else _fours(self.fours)
 
     def max_held(self, extra_calls: int = 0) -> int:
         """The most cards a player can hold: three calls add 6, each recorded extra call 2."""
@@ -65,9 +62,41 @@ class Ruleset:
     def hand(self, number: int) -> HandSpec:
         if not self.has_hand(number):
             raise ValueError(
-                f"hand {number} does not exist: a {self.code} set has {self.hand_count} hands"
+                say_plural(
+                    "hand %(number)s does not exist: a %(ruleset)s set has %(hands)s hands",
+                    "hand %(number)s does not exist: a %(ruleset)s set has %(hands)s hands",
+                    self.hand_count,
+                    number=number,
+                    ruleset=self.code,
+                    hands=self.hand_count,
+                )
             )
         return self.hands[number - 1]
+
+
+def _threes(n: int) -> Said:
+    # Each count its own words: a language may not say "two" alike before every noun.
+    if n == 1:
+        return say("one three")
+    if n == 2:
+        return say("two threes")
+    if n == 3:
+        return say("three threes")
+    if n == 4:
+        return say("four threes")
+    return say_plural("%(count)s three", "%(count)s threes", n, count=n)
+
+
+def _fours(n: int) -> Said:
+    if n == 1:
+        return say("one four")
+    if n == 2:
+        return say("two fours")
+    if n == 3:
+        return say("three fours")
+    if n == 4:
+        return say("four fours")
+    return say_plural("%(count)s four", "%(count)s fours", n, count=n)
 
 
 # RULES.md, "Jamaican Kalooki: a set of 9 hands". Written out row by row, rather than
@@ -99,13 +128,13 @@ _TRINIDAD_HANDS = (
 )
 
 RULESETS: dict[str, Ruleset] = {
-    "jamaica": Ruleset("jamaica", "Jamaican Kalooki", _JAMAICA_HANDS),
+    "jamaica": Ruleset("jamaica", say("Jamaican Kalooki"), _JAMAICA_HANDS),
     "jamaica-12": Ruleset(
-        "jamaica-12", "Jamaican Kalooki, 12 cards in hands 1-3", _JAMAICA_12_HANDS
+        "jamaica-12", say("Jamaican Kalooki, 12 cards in hands 1-3"), _JAMAICA_12_HANDS
     ),
     "trinidad": Ruleset(
         "trinidad",
-        "Trinidad and Tobago Kalooki",
+        say("Trinidad and Tobago Kalooki"),
         _TRINIDAD_HANDS,
         down_and_out_allowed=False,
         challenge_allowed=True,
@@ -174,7 +203,7 @@ class TableRules:
 DEFAULT_TABLE_RULES = TableRules()
 
 
-def deal_problem(ruleset: Ruleset, deck: Deck, players: int) -> str | None:
+def deal_problem(ruleset: Ruleset, deck: Deck, players: int) -> Said | None:
     """Why `deck` cannot deal every hand of a set to a table of `players` (None: it can).
 
     A deal gives each player their cards and leaves at least one card for the stock:
@@ -184,13 +213,27 @@ def deal_problem(ruleset: Ruleset, deck: Deck, players: int) -> str | None:
     spec = next((h for h in ruleset.hands if h.cards_dealt * players + 1 > deck.size), None)
     if spec is None:
         return None
-    dealt = spec.cards_dealt * players
-    packs = "1 pack" if deck.packs == 1 else f"{deck.packs} packs"
-    jokers = "no jokers" if not deck.jokers else f"{deck.jokers} joker" + "s" * (deck.jokers > 1)
-    return (
-        f"hand {spec.number} deals {spec.cards_dealt} cards to each of {players} players "
-        f"({dealt}) and needs at least one more for the stock, but {packs} and {jokers} "
-        f"make {deck.size} cards"
+    packs = say_plural("%(packs)s pack", "%(packs)s packs", deck.packs, packs=deck.packs)
+    jokers = (
+        say_plural("%(jokers)s joker", "%(jokers)s jokers", deck.jokers, jokers=deck.jokers)
+        if deck.jokers
+        else say("no jokers")
+    )
+    return say_plural(
+        "hand %(hand)s deals %(cards)s cards to each of %(players)s players (%(dealt)s) and "
+        "needs at least one more for the stock, but %(packs)s and %(jokers)s make %(size)s "
+        "cards",
+        "hand %(hand)s deals %(cards)s cards to each of %(players)s players (%(dealt)s) and "
+        "needs at least one more for the stock, but %(packs)s and %(jokers)s make %(size)s "
+        "cards",
+        deck.size,
+        hand=spec.number,
+        cards=spec.cards_dealt,
+        players=players,
+        dealt=spec.cards_dealt * players,
+        packs=packs,
+        jokers=jokers,
+        size=deck.size,
     )
 
 
@@ -226,47 +269,88 @@ def house_table_rules(values: dict, *, penalty_per_hand: bool = False) -> TableR
     )
 
 
-def check_house(values: dict) -> dict[str, str]:
+def check_house(values: dict) -> dict[str, Said]:
     """What is wrong with a custom ruleset's values, by field ({}: nothing). A hand's
     contract must be playable from its deal: three cards per three, four per four,
     at most the cards dealt plus the three calls' cards (RULES.md)."""
-    problems: dict[str, str] = {}
+    problems: dict[str, Said] = {}
     hands = values.get("hands")
     if not isinstance(hands, list) or not 1 <= len(hands) <= HOUSE_MAX_HANDS:
-        problems["hands"] = f"give 1 to {HOUSE_MAX_HANDS} hands"
+        problems["hands"] = say_plural(
+            "give 1 to %(most)s hands",
+            "give 1 to %(most)s hands",
+            HOUSE_MAX_HANDS,
+            most=HOUSE_MAX_HANDS,
+        )
     else:
-        low, high = HOUSE_CARDS_DEALT
-        for i, hand in enumerate(hands, start=1):
-            if not isinstance(hand, dict) or set(hand) != {"cards_dealt", "threes", "fours"}:
-                problems["hands"] = f'hand {i}: give {{"cards_dealt", "threes", "fours"}}'
-                break
-            dealt, threes, fours = hand["cards_dealt"], hand["threes"], hand["fours"]
-            if not all(is_whole_number(v) for v in (dealt, threes, fours)):
-                problems["hands"] = f"hand {i}: whole numbers only"
-                break
-            if not low <= dealt <= high:
-                problems["hands"] = f"hand {i}: deal {low} to {high} cards, not {dealt}"
-                break
-            melds = threes + fours
-            if threes < 0 or fours < 0 or not 1 <= melds <= HOUSE_MAX_MELDS:
-                problems["hands"] = f"hand {i}: a contract of 1 to {HOUSE_MAX_MELDS} melds"
-                break
-            if 3 * threes + 4 * fours > dealt + CARDS_PER_CALL * CALLS_ALLOWED:
-                problems["hands"] = (
-                    f"hand {i}: {3 * threes + 4 * fours} cards of melds cannot come from "
-                    f"{dealt} dealt and three calls"
-                )
-                break
+        problems.update(_house_hands_problem(hands))
     low, high = HOUSE_JOKERS_PER_PACK
     jokers = values.get("jokers_per_pack")
     if not is_whole_number(jokers) or not low <= jokers <= high:
-        problems["jokers_per_pack"] = f"{low} to {high} jokers per pack"
+        problems["jokers_per_pack"] = say_plural(
+            "%(least)s to %(most)s jokers per pack",
+            "%(least)s to %(most)s jokers per pack",
+            high,
+            least=low,
+            most=high,
+        )
     for name in ("overcall_penalty", "false_laydown_penalty"):
         amount = values.get(name)
         if not is_whole_number(amount) or not (
             DIRECTOR_PENALTY_MIN <= amount <= DIRECTOR_PENALTY_MAX
         ):
-            problems[name] = f"{DIRECTOR_PENALTY_MIN} to {DIRECTOR_PENALTY_MAX} points"
+            problems[name] = say_plural(
+                "%(least)s to %(most)s points",
+                "%(least)s to %(most)s points",
+                DIRECTOR_PENALTY_MAX,
+                least=DIRECTOR_PENALTY_MIN,
+                most=DIRECTOR_PENALTY_MAX,
+            )
     if not isinstance(values.get("down_and_out_doubles"), bool):
-        problems["down_and_out_doubles"] = "true or false"
+        problems["down_and_out_doubles"] = say("true or false")
     return problems
+
+
+def _house_hands_problem(hands: list) -> dict[str, Said]:
+    """What is wrong with the first wrong hand of a custom ruleset ({}: none is)."""
+    low, high = HOUSE_CARDS_DEALT
+    for i, hand in enumerate(hands, start=1):
+        if not isinstance(hand, dict) or set(hand) != {"cards_dealt", "threes", "fours"}:
+            return {"hands": say('hand %(hand)s: give {"cards_dealt", "threes", "fours"}', hand=i)}
+        dealt, threes, fours = hand["cards_dealt"], hand["threes"], hand["fours"]
+        if not all(is_whole_number(v) for v in (dealt, threes, fours)):
+            return {"hands": say("hand %(hand)s: whole numbers only", hand=i)}
+        if not low <= dealt <= high:
+            why = say_plural(
+                "hand %(hand)s: deal %(least)s to %(most)s cards, not %(dealt)s",
+                "hand %(hand)s: deal %(least)s to %(most)s cards, not %(dealt)s",
+                high,
+                hand=i,
+                least=low,
+                most=high,
+                dealt=dealt,
+            )
+            return {"hands": why}
+        melds = threes + fours
+        if threes < 0 or fours < 0 or not 1 <= melds <= HOUSE_MAX_MELDS:
+            why = say_plural(
+                "hand %(hand)s: a contract of 1 to %(most)s melds",
+                "hand %(hand)s: a contract of 1 to %(most)s melds",
+                HOUSE_MAX_MELDS,
+                hand=i,
+                most=HOUSE_MAX_MELDS,
+            )
+            return {"hands": why}
+        if 3 * threes + 4 * fours > dealt + CARDS_PER_CALL * CALLS_ALLOWED:
+            why = say_plural(
+                "hand %(hand)s: %(cards)s cards of melds cannot come from %(dealt)s dealt and "
+                "three calls",
+                "hand %(hand)s: %(cards)s cards of melds cannot come from %(dealt)s dealt and "
+                "three calls",
+                3 * threes + 4 * fours,
+                hand=i,
+                cards=3 * threes + 4 * fours,
+                dealt=dealt,
+            )
+            return {"hands": why}
+    return {}

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from game import seating_design
 from game.club_seating import club_pairs, keep_clubs_apart
 from game.seating_search import improve, lower_bound, met_weights
+from game.words import Said, say, say_plural
 
 RANDOM, SPREAD, SWISS, MIXER, KNOCKOUT = "random", "spread", "swiss", "mixer", "knockout"
 POLICIES: tuple[str, ...] = (RANDOM, SPREAD, SWISS, MIXER, KNOCKOUT)
@@ -120,7 +121,7 @@ def table_sizes(count: int, odd_tables: str = FIVES) -> list[int]:
     Mixing 3s and 5s is never needed: a 3 and a 5 are two 4s.
     """
     if odd_tables not in ODD_TABLES:
-        raise SeatingError(f"odd_tables must be one of {', '.join(ODD_TABLES)}, not {odd_tables!r}")
+        raise SeatingError(_not_odd_tables(odd_tables))
     if count < MIN_PLAYERS:
         raise SeatingError(_too_few(count))
     preferred = 5 if odd_tables == FIVES else 3
@@ -133,9 +134,22 @@ def table_sizes(count: int, odd_tables: str = FIVES) -> list[int]:
     raise AssertionError(f"no table sizes for {count}")  # pragma: no cover: 3.. all work
 
 
-def _too_few(count: int) -> str:
-    verb = "is" if count == 1 else "are"
-    return f"{MIN_PLAYERS} players are needed to seat a round; {count} {verb} active"
+def _too_few(count: int) -> Said:
+    return say_plural(
+        "%(least)s players are needed to seat a round; %(count)s is active",
+        "%(least)s players are needed to seat a round; %(count)s are active",
+        count,
+        least=MIN_PLAYERS,
+        count=count,
+    )
+
+
+def _not_odd_tables(odd_tables: object) -> Said:
+    return say(
+        "odd_tables must be one of %(valid)s, not %(value)s",
+        valid=", ".join(ODD_TABLES),
+        value=repr(odd_tables),
+    )
 
 
 # --- seating a round ----------------------------------------------------------------------
@@ -204,16 +218,20 @@ def _clubs_apart(groups, contenders, clubs, request, ranks, rng) -> list[list[in
 def _check(request: SeatingRequest) -> None:
     if request.policy not in POLICIES:
         raise SeatingError(
-            f"seating policy must be one of {', '.join(POLICIES)}, not {request.policy!r}"
+            say(
+                "seating policy must be one of %(valid)s, not %(value)s",
+                valid=", ".join(POLICIES),
+                value=repr(request.policy),
+            )
         )
     if request.odd_tables not in ODD_TABLES:
-        raise SeatingError(
-            f"odd_tables must be one of {', '.join(ODD_TABLES)}, not {request.odd_tables!r}"
-        )
+        raise SeatingError(_not_odd_tables(request.odd_tables))
     counts = Counter(c.id for c in request.contenders)
     twice = sorted(pid for pid, k in counts.items() if k > 1)
     if twice:
-        raise SeatingError(f"each player is seated once; listed twice: {twice}")
+        raise SeatingError(
+            say("each player is seated once; listed twice: %(twice)s", twice=str(twice))
+        )
     if len(request.contenders) < MIN_PLAYERS:
         raise SeatingError(_too_few(len(request.contenders)))
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from game import prizes
+from game.words import say, say_plural
 
 DEFAULT_POINTS_SCALE: tuple[int, ...] = (
     100, 80, 65, 55, 50, 45, 40, 36, 32, 29, 26, 24, 22, 20, 18, 16,
@@ -47,19 +48,45 @@ def check_points_scale(scale: object) -> tuple[int, ...]:
     """The scale as used, or ValueError saying what is wrong with it: whole numbers,
     0 or more, never more for a worse place."""
     if not isinstance(scale, (list, tuple)) or not scale:
-        raise ValueError("must be a non-empty list of points, best place first")
+        raise ValueError(say("must be a non-empty list of points, best place first"))
     if len(scale) > MAX_SCALE_LENGTH:
-        raise ValueError(f"may have at most {MAX_SCALE_LENGTH} places")
+        raise ValueError(
+            say_plural(
+                "may have at most %(most)s places",
+                "may have at most %(most)s places",
+                MAX_SCALE_LENGTH,
+                most=MAX_SCALE_LENGTH,
+            )
+        )
     for place, points in enumerate(scale, start=1):
         if isinstance(points, bool) or not isinstance(points, int):
-            raise ValueError(f"place {place}: {points!r} is not a whole number")
+            raise ValueError(
+                say(
+                    "place %(place)s: %(points)s is not a whole number",
+                    place=place,
+                    points=repr(points),
+                )
+            )
         if not 0 <= points <= MAX_SCALE_POINTS:
-            raise ValueError(f"place {place}: {points} is not 0 to {MAX_SCALE_POINTS}")
+            raise ValueError(
+                say(
+                    "place %(place)s: %(points)s is not 0 to %(most)s",
+                    place=place,
+                    points=points,
+                    most=MAX_SCALE_POINTS,
+                )
+            )
     for place in range(1, len(scale)):
         if scale[place] > scale[place - 1]:
             raise ValueError(
-                f"place {place + 1} scores {scale[place]}, more than place {place} "
-                f"({scale[place - 1]}): a worse place never scores more"
+                say(
+                    "place %(place)s scores %(points)s, more than place %(better)s "
+                    "(%(better_points)s): a worse place never scores more",
+                    place=place + 1,
+                    points=scale[place],
+                    better=place,
+                    better_points=scale[place - 1],
+                )
             )
     return tuple(scale)
 

@@ -14,6 +14,7 @@ from numbers import Real
 from typing import Protocol
 
 from game.rules import set_result
+from game.words import say
 
 DEFAULT_TABLE_POINTS: tuple[int, ...] = (4, 2, 1, 0)
 
@@ -101,15 +102,24 @@ def placement_points(
 
 def check_scale(table_points: Sequence[float]) -> tuple[Fraction, ...]:
     if isinstance(table_points, str) or not isinstance(table_points, Iterable):
-        raise ValueError(f"table_points must be a list of numbers, not {table_points!r}")
+        raise ValueError(
+            say("table_points must be a list of numbers, not %(value)s", value=repr(table_points))
+        )
     values = tuple(table_points)
     if not values or not all(
         isinstance(v, Real) and not isinstance(v, bool) and math.isfinite(v) for v in values
     ):
-        raise ValueError(f"table_points must be a list of numbers, not {list(values)!r}")
+        raise ValueError(
+            say("table_points must be a list of numbers, not %(value)s", value=repr(list(values)))
+        )
     if any(later > earlier for earlier, later in zip(values, values[1:], strict=False)):
         # Best place first: a rising scale would rank the table upside down.
-        raise ValueError(f"table_points must not rise from one place to the next: {values}")
+        raise ValueError(
+            say(
+                "table_points must not rise from one place to the next: %(values)s",
+                values=str(values),
+            )
+        )
     # Exact fractions, so equal sums compare equal whatever order they were added in.
     return tuple(Fraction(v) for v in values)
 

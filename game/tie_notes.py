@@ -8,16 +8,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from game.words import Said, joined, say
+
 # key -> (what it is, whether more is better); knockout keys are never between two
 # players on one score in the formats this explains.
-KEYS: dict[str, tuple[str, bool]] = {
-    "sets_played": ("sets played", True),
-    "hands_missing": ("hands missing from incomplete sets", False),
-    "points": ("points", False),
-    "table_points": ("table points", True),
-    "hands_won": ("hands won", True),
-    "penalty_points": ("director-penalty points", False),
-    "best_set": ("best set (lower is better)", False),
+KEYS: dict[str, tuple[Said, bool]] = {
+    "sets_played": (say("sets played"), True),
+    "hands_missing": (say("hands missing from incomplete sets"), False),
+    "points": (say("points"), False),
+    "table_points": (say("table points"), True),
+    "hands_won": (say("hands won"), True),
+    "penalty_points": (say("director-penalty points"), False),
+    "best_set": (say("best set (lower is better)"), False),
 }
 
 
@@ -40,30 +42,54 @@ def deciding_key(upper: TieRow, lower: TieRow) -> tuple[str, object, object] | N
 def shown(value: object) -> str:
     if isinstance(value, float):
         return f"{value:g}"
-    return "none" if value is None else str(value)
+    return say("none") if value is None else str(value)
 
 
-def why_above(upper: TieRow, lower: TieRow) -> str:
+def why_above(upper: TieRow, lower: TieRow) -> Said:
     """In words, why `upper` ranks above `lower` on the same score."""
     found = deciding_key(upper, lower)
     if found is None or found[0] == "draw":
-        return "the seeded draw"
+        return say("the seeded draw")
     key, mine, theirs = found
     what, _ = KEYS.get(key, (key.replace("_", " "), True))
-    return f"{what}, {shown(mine)} to {shown(theirs)}"
+    return say(
+        "%(what)s, %(mine)s to %(theirs)s", what=what, mine=shown(mine), theirs=shown(theirs)
+    )
+
+
+def level_on(score: object, score_label: str) -> Said:
+    """The score two neighbours share, in words: "level on 775 points"."""
+    if score_label == "points":
+        return say("level on %(score)s points", score=shown(score))
+    if score_label == "table points":
+        return say("level on %(score)s table points", score=shown(score))
+    return say("level on %(score)s %(label)s", score=shown(score), label=score_label)
 
 
 def tie_notes(rows: Sequence[TieRow], score_label: str) -> list[str]:
     """For each row (in rank order), a note on the players with its score just above
     and below it and what separated them; "" for a row whose score nobody next to it
-    shares."""
-    notes: list[list[str]] = [[] for _ in rows]
+    shares. `score_label` names the score: "points" or "table points"."""
+    notes: list[list[Said]] = [[] for _ in rows]
     for i in range(1, len(rows)):
         upper, lower = rows[i - 1], rows[i]
         if upper.score != lower.score:
             continue
-        reason = why_above(upper, lower)
-        level = f"level on {shown(upper.score)} {score_label}"
-        notes[i - 1].append(f"Above {lower.name} ({level}): {reason}.")
-        notes[i].append(f"Below {upper.name} ({level}): {reason}.")
-    return [" ".join(parts) for parts in notes]
+        reason, level = why_above(upper, lower), level_on(upper.score, score_label)
+        notes[i - 1].append(
+            say(
+                "Above %(name)s (%(level)s): %(reason)s.",
+                name=lower.name,
+                level=level,
+                reason=reason,
+            )
+        )
+        notes[i].append(
+            say(
+                "Below %(name)s (%(level)s): %(reason)s.",
+                name=upper.name,
+                level=level,
+                reason=reason,
+            )
+        )
+    return [joined(parts) if parts else "" for parts in notes]

@@ -12,6 +12,17 @@ from collections import Counter
 from game.rules.check import Check, Held
 from game.rules.problems import listed
 from game.rulesets import CALLS_ALLOWED, CARDS_PER_CALL
+from game.words import Said, say, say_plural
+
+
+def cards_held(count: int) -> Said:
+    """What a seat holds, in cards: "14 cards"."""
+    return say_plural("%(count)s cards", "%(count)s cards", count, count=count)
+
+
+def points_held(points: int) -> Said:
+    """What a seat holds, in card points: "200 points"."""
+    return say_plural("%(points)s points", "%(points)s points", points, points=points)
 
 
 class BoundChecks(Check):
@@ -30,13 +41,24 @@ class BoundChecks(Check):
         most, why = self.most_held(seat)
         bound = self.deck.max_points(most)
         if points > bound and self.charges[seat].calls_unsaid:
-            self.challenge_needs_calls(seat, f"{points} points", most, why, calls=None)
+            self.challenge_needs_calls(seat, points_held(points), most, why, calls=None)
         elif points > bound:
-            message = f"{points} points is more than {most} cards can hold ({bound}; {why})"
+            message = say_plural(
+                "seat %(seat)s: %(points)s points is more than %(most)s cards can hold "
+                "(%(bound)s; %(why)s)",
+                "seat %(seat)s: %(points)s points is more than %(most)s cards can hold "
+                "(%(bound)s; %(why)s)",
+                points,
+                seat=seat,
+                points=points,
+                most=most,
+                bound=bound,
+                why=why,
+            )
             self.problem(
                 "scores",
                 "points_over_bound",
-                f"seat {seat}: {message}",
+                message,
                 seats=(seat,),
                 points=points,
                 most=most,
@@ -45,15 +67,20 @@ class BoundChecks(Check):
             )
 
     def challenge_needs_calls(
-        self, seat: int, holds: str, most: int, why: str, *, calls: int | None
+        self, seat: int, holds: Said, most: int, why: Said, *, calls: int | None
     ) -> None:
         """A challenged seat holding more than three calls allow: the challenge was
         right, and its extra calls are what make the hand possible."""
-        least = f"at least {calls}" if calls else "at least 1"
-        message = (
-            f"seat {seat}: {holds} is more than {most} cards allow ({why}); the challenge "
-            f"was right, so give its extra_calls, the calls seat {seat} made beyond three "
-            f"({least})"
+        least = say("at least %(calls)s", calls=calls or 1)
+        message = say(
+            "seat %(seat)s: %(holds)s is more than %(most)s cards allow (%(why)s); the "
+            "challenge was right, so give its extra_calls, the calls seat %(seat)s made "
+            "beyond three (%(least)s)",
+            seat=seat,
+            holds=holds,
+            most=most,
+            why=why,
+            least=least,
         )
         self.problem(
             "scores",
@@ -65,15 +92,25 @@ class BoundChecks(Check):
             least=least,
         )
 
-    def most_held(self, seat: int) -> tuple[int, str]:
+    def most_held(self, seat: int) -> tuple[int, Said]:
         """How many cards this seat can hold in this hand, and why."""
         spec, extra = self.spec, self.charges[seat].extra_calls
         if spec is None:  # the hand number is wrong: only the whole deck bounds a seat
-            return self.deck.size, "the whole deck"
-        why = f"hand {spec.number} deals {spec.cards_dealt}, plus 6 from three calls"
-        if extra:
-            calls = "call" if extra == 1 else "calls"
-            why += f" and {CARDS_PER_CALL * extra} from {extra} extra {calls}"
+            return self.deck.size, say("the whole deck")
+        deal = {"hand": spec.number, "dealt": spec.cards_dealt}
+        if not extra:
+            why = say("hand %(hand)s deals %(dealt)s, plus 6 from three calls", **deal)
+        else:
+            why = say_plural(
+                "hand %(hand)s deals %(dealt)s, plus 6 from three calls and %(cards)s from "
+                "%(extra)s extra call",
+                "hand %(hand)s deals %(dealt)s, plus 6 from three calls and %(cards)s from "
+                "%(extra)s extra calls",
+                extra,
+                cards=CARDS_PER_CALL * extra,
+                extra=extra,
+                **deal,
+            )
         return spec.max_held(extra), why
 
     def check_copies(self, held: dict[int, Held]) -> None:
@@ -93,14 +130,25 @@ class BoundChecks(Check):
             copies = self.deck.copies(card)
             if n > copies:
                 seats = [seat for seat, h in held.items() if h.cards and card in h.cards]
-                where = f"seat {seats[0]}" if len(seats) == 1 else f"seats {listed(seats)}"
-                holds = f"holds only {copies}" if copies else "holds none"
-                times = "once" if n == 1 else f"{n} times"
-                why = f"appears {times} at the table ({where}), but the deck {holds}"
+                where = (
+                    say("seat %(seat)s", seat=seats[0])
+                    if len(seats) == 1
+                    else say("seats %(seats)s", seats=listed(seats))
+                )
+                holds = say("holds only %(copies)s", copies=copies) if copies else say("holds none")
+                times = say("once") if n == 1 else say_plural("%(n)s times", "%(n)s times", n, n=n)
+                why = say(
+                    "the %(card)s appears %(times)s at the table (%(where)s), but the deck "
+                    "%(holds)s",
+                    card=str(card),
+                    times=times,
+                    where=where,
+                    holds=holds,
+                )
                 self.problem(
                     "scores",
                     "card_copies",
-                    f"the {card} {why}",
+                    why,
                     seats=seats,
                     card=str(card),
                     times=n,
@@ -122,10 +170,14 @@ class BoundChecks(Check):
         cards = sum(self.most_held(seat)[0] for seat in counted)
         bound = self.deck.max_points(cards)
         if len(counted) > 1 and points > bound:
-            message = (
-                f"the seats' card points add up to {points}, more than the {cards} cards "
-                f"they can hold between them are worth ({bound}, from a deck of "
-                f"{self.deck.size}): check the scores"
+            message = say(
+                "the seats' card points add up to %(points)s, more than the %(cards)s cards "
+                "they can hold between them are worth (%(bound)s, from a deck of %(size)s): "
+                "check the scores",
+                points=points,
+                cards=cards,
+                bound=bound,
+                size=self.deck.size,
             )
             self.problem(
                 "scores",

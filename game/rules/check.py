@@ -13,6 +13,7 @@ from game.cards import Card, Deck, is_whole_number
 from game.rules.entries import PenaltyResult
 from game.rules.problems import Problem, listed, show
 from game.rulesets import HandSpec, Ruleset, TableRules
+from game.words import Said, say
 
 
 @dataclass
@@ -61,16 +62,16 @@ class Check:
         self.problems.append(Problem(field_name, code, message, tuple(seats), params))
 
     @property
-    def at_table(self) -> str:
-        return f"(seats {listed(self.table)})"
+    def at_table(self) -> Said:
+        return say("(seats %(seats)s)", seats=listed(self.table))
 
-    def entries(self, raw: object, field_name: str, kind: type, noun: str) -> list[tuple]:
+    def entries(self, raw: object, field_name: str, kind: type, noun: Said) -> list[tuple]:
         """(position, entry) for each entry of a list field that is of the expected kind."""
         if raw is None:
             return []
         if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Iterable):
             shown = show(raw)
-            why = f"{field_name} must be a list, not {shown}"
+            why = say("%(field)s must be a list, not %(value)s", field=field_name, value=shown)
             self.problem(field_name, "not_a_list", why, value=shown)
             return []
         good = []
@@ -78,20 +79,30 @@ class Check:
             if isinstance(item, kind):
                 good.append((i, item))
             else:
-                why = f"entry {i} of {field_name} is not {noun}"
+                why = say(
+                    "entry %(index)s of %(field)s is not %(noun)s",
+                    index=i,
+                    field=field_name,
+                    noun=noun,
+                )
                 self.problem(field_name, "entry_not_object", why, index=i, noun=noun)
         return good
 
     def seat_of(self, i: int, seat: object, field_name: str) -> int | None:
         if not is_whole_number(seat):
             shown = show(seat)
-            why = f"entry {i} of {field_name}: {shown} is not a seat"
+            why = say(
+                "entry %(index)s of %(field)s: %(value)s is not a seat",
+                index=i,
+                field=field_name,
+                value=shown,
+            )
             self.problem(field_name, "entry_seat_invalid", why, index=i, value=shown)
         elif seat not in self.table:
             self.problem(
                 field_name,
                 "seat_not_at_table",
-                f"seat {seat} is not at this table {self.at_table}",
+                say("seat %(seat)s is not at this table %(table)s", seat=seat, table=self.at_table),
                 seats=(seat,),
                 table=self.at_table,
             )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from game.cards import CardNotationError, Deck, hand_points, is_whole_number, parse_cards
+from game.rules.bounds import cards_held
 from game.rules.check import Held
 from game.rules.entries import HandEntry, ScoredHand, SeatEntry, SeatResult
 from game.rules.penalties import PenaltyChecks
@@ -23,6 +24,7 @@ from game.rulesets import (
     TableRules,
 )
 from game.sets import TABLE_MAX, TABLE_MIN
+from game.words import say, say_plural
 
 # --- Scoring one hand --------------------------------------------------------------------
 
@@ -75,11 +77,12 @@ class _HandCheck(PenaltyChecks):
         redeal = False if entry.redeal is None else entry.redeal
         if not isinstance(redeal, bool):
             # Whether the hand was played decides every other check: stop here.
+            shown = show(redeal)
             self.problem(
                 "redeal",
                 "redeal_not_bool",
-                f"redeal must be true or false, not {show(redeal)}",
-                value=show(redeal),
+                say("redeal must be true or false, not %(value)s", value=shown),
+                value=shown,
             )
             raise HandInvalid(self.problems)
         if redeal:
@@ -117,15 +120,21 @@ class _HandCheck(PenaltyChecks):
     def check_number(self, number: object) -> HandSpec | None:
         if not is_whole_number(number):
             shown = show(number)
-            why = f"the hand number must be a whole number, not {shown}"
+            why = say("the hand number must be a whole number, not %(value)s", value=shown)
             self.problem("number", "number_not_whole", why, value=shown)
             return None
         if not self.ruleset.has_hand(number):
-            count = f"a {self.ruleset.code} set has {self.ruleset.hand_count} hands"
             self.problem(
                 "number",
                 "number_unknown",
-                f"hand {number} does not exist: {count}",
+                say_plural(
+                    "hand %(number)s does not exist: a %(ruleset)s set has %(hands)s hands",
+                    "hand %(number)s does not exist: a %(ruleset)s set has %(hands)s hands",
+                    self.ruleset.hand_count,
+                    number=number,
+                    ruleset=self.ruleset.code,
+                    hands=self.ruleset.hand_count,
+                ),
                 number=number,
                 ruleset=self.ruleset.code,
                 hands=self.ruleset.hand_count,
@@ -134,32 +143,36 @@ class _HandCheck(PenaltyChecks):
         return self.ruleset.hand(number)
 
     def check_redeal(self, entry: HandEntry) -> None:
-        why = "a redeal carries no scores"
         if entry.went_out is not None:
-            self.problem("went_out", "redeal_went_out", f"{why}: nobody went out")
+            why = say("a redeal carries no scores: nobody went out")
+            self.problem("went_out", "redeal_went_out", why)
         if entry.down_and_out is not False and entry.down_and_out is not None:
-            self.problem(
-                "down_and_out", "redeal_down_and_out", f"{why}: the hand cannot be down and out"
-            )
+            why = say("a redeal carries no scores: the hand cannot be down and out")
+            self.problem("down_and_out", "redeal_down_and_out", why)
         if entry.scores:
-            self.problem("scores", "redeal_scores", f"{why}: leave the scores out")
+            why = say("a redeal carries no scores: leave the scores out")
+            self.problem("scores", "redeal_scores", why)
         if entry.penalties:
-            self.problem("penalties", "redeal_penalties", f"{why}, so no penalties either")
+            why = say("a redeal carries no scores, so no penalties either")
+            self.problem("penalties", "redeal_penalties", why)
 
     def check_went_out(self, went_out: object) -> int | None:
         if went_out is None:
-            self.problem(
-                "went_out", "went_out_missing", "a scored hand needs the seat that went out"
-            )
+            why = say("a scored hand needs the seat that went out")
+            self.problem("went_out", "went_out_missing", why)
         elif not is_whole_number(went_out):
             shown = show(went_out)
-            why = f"went_out must be one seat number, not {shown}"
+            why = say("went_out must be one seat number, not %(value)s", value=shown)
             self.problem("went_out", "went_out_not_seat", why, value=shown)
         elif went_out not in self.table:
             self.problem(
                 "went_out",
                 "went_out_not_at_table",
-                f"seat {went_out} is not at this table {self.at_table}",
+                say(
+                    "seat %(seat)s is not at this table %(table)s",
+                    seat=went_out,
+                    table=self.at_table,
+                ),
                 seats=(went_out,),
                 table=self.at_table,
             )
@@ -172,33 +185,34 @@ class _HandCheck(PenaltyChecks):
             return False
         if not isinstance(down_and_out, bool):
             shown = show(down_and_out)
-            why = f"down_and_out must be true or false, not {shown}"
+            why = say("down_and_out must be true or false, not %(value)s", value=shown)
             self.problem("down_and_out", "down_and_out_not_bool", why, value=shown)
             return False
         if down_and_out and not self.table_rules.doubles(self.ruleset):
             why = (
-                "has no down and out unless the event agrees to it (trinidad_doubling): "
-                "the others simply score their cards"
+                say(
+                    "a %(ruleset)s set has no down and out unless the event agrees to it "
+                    "(trinidad_doubling): the others simply score their cards",
+                    ruleset=self.ruleset.code,
+                )
                 if self.ruleset.challenge_allowed
-                else "has no down and out: its house rules do not double on one, so the "
-                "others simply score their cards"
+                else say(
+                    "a %(ruleset)s set has no down and out: its house rules do not double on "
+                    "one, so the others simply score their cards",
+                    ruleset=self.ruleset.code,
+                )
             )
-            self.problem(
-                "down_and_out",
-                "down_and_out_not_allowed",
-                f"a {self.ruleset.code} set {why}",
-                ruleset=self.ruleset.code,
-            )
+            self.problem("down_and_out", "down_and_out_not_allowed", why, ruleset=self.ruleset.code)
         return down_and_out
 
     # RULES.md, "Consequences for score entry", rules 1-3.
     def check_scores(self, raw: object) -> dict[int, Held]:
         by_seat: dict[int, SeatEntry] = {}
         twice: set[int] = set()
-        for i, item in self.entries(raw, "scores", SeatEntry, "a seat's score"):
+        for i, item in self.entries(raw, "scores", SeatEntry, say("a seat's score")):
             seat = self.seat_of(i, item.seat, "scores")
             if seat is not None and seat in by_seat and seat not in twice:
-                why = f"seat {seat} has more than one score entry"
+                why = say("seat %(seat)s has more than one score entry", seat=seat)
                 self.problem("scores", "score_twice", why, seats=(seat,))
                 twice.add(seat)
             elif seat is not None:
@@ -219,26 +233,37 @@ class _HandCheck(PenaltyChecks):
         return held
 
     def read_entry(self, seat: int, item: SeatEntry) -> Held | None:
-        who, points, went_out = f"seat {seat}", item.points, seat == self.went_out
+        points, went_out = item.points, seat == self.went_out
         on_seat = {"seats": (seat,)}
         if points is not None and item.cards is not None:
-            why = f"{who}: give either points or cards, not both"
+            why = say("seat %(seat)s: give either points or cards, not both", seat=seat)
             self.problem("scores", "points_and_cards", why, **on_seat)
         elif item.cards is not None:
             return self.read_cards(seat, item.cards)
         elif points is None:
             if went_out:
                 return Held()
-            self.problem("scores", "no_value", f"{who}: give either points or cards", **on_seat)
+            why = say("seat %(seat)s: give either points or cards", seat=seat)
+            self.problem("scores", "no_value", why, **on_seat)
         elif not is_whole_number(points):
             shown = show(points)
-            why = f"{who}: points must be a whole number, not {shown}"
+            why = say(
+                "seat %(seat)s: points must be a whole number, not %(value)s",
+                seat=seat,
+                value=shown,
+            )
             self.problem("scores", "points_not_whole", why, value=shown, **on_seat)
         elif points < 0:
-            why = f"{who}: points cannot be negative ({points})"
+            why = say(
+                "seat %(seat)s: points cannot be negative (%(points)s)", seat=seat, points=points
+            )
             self.problem("scores", "points_negative", why, points=points, **on_seat)
         elif went_out and points != 0:
-            why = f"{who} went out, so its card points are 0, not {points}"
+            why = say(
+                "seat %(seat)s went out, so its card points are 0, not %(points)s",
+                seat=seat,
+                points=points,
+            )
             self.problem("scores", "went_out_points", why, points=points, **on_seat)
         else:
             self.check_bound(seat, points)
@@ -246,10 +271,14 @@ class _HandCheck(PenaltyChecks):
         return None
 
     def read_cards(self, seat: int, text: object) -> Held | None:
-        who, on_seat = f"seat {seat}", {"seats": (seat,)}
+        on_seat = {"seats": (seat,)}
         if not isinstance(text, str):
             shown = show(text)
-            why = f'{who}: cards must be text like "JK AS 10H", not {shown}'
+            why = say(
+                'seat %(seat)s: cards must be text like "JK AS 10H", not %(value)s',
+                seat=seat,
+                value=shown,
+            )
             self.problem("scores", "cards_not_text", why, value=shown, **on_seat)
             return None
         try:
@@ -258,22 +287,34 @@ class _HandCheck(PenaltyChecks):
             self.problem(
                 "scores",
                 "card_notation",
-                f"{who}: {error}",
+                say("seat %(seat)s: %(error)s", seat=seat, error=error.message),
                 token=error.token,
                 reason=error.reason,
                 **on_seat,
             )
             return None
         if seat == self.went_out and cards:
-            why = f"{who} went out, so it holds no cards, not {len(cards)}"
+            why = say(
+                "seat %(seat)s went out, so it holds no cards, not %(count)s",
+                seat=seat,
+                count=len(cards),
+            )
             self.problem("scores", "went_out_cards", why, count=len(cards), **on_seat)
             return None
         most, why = self.most_held(seat)
         if len(cards) > most and self.charges[seat].calls_unsaid:
             calls = -(-(len(cards) - most) // CARDS_PER_CALL)
-            self.challenge_needs_calls(seat, f"{len(cards)} cards", most, why, calls=calls)
+            self.challenge_needs_calls(seat, cards_held(len(cards)), most, why, calls=calls)
         elif len(cards) > most:
-            message = f"{who}: {len(cards)} cards, but a player can hold at most {most} ({why})"
+            message = say_plural(
+                "seat %(seat)s: %(count)s cards, but a player can hold at most %(most)s (%(why)s)",
+                "seat %(seat)s: %(count)s cards, but a player can hold at most %(most)s (%(why)s)",
+                len(cards),
+                seat=seat,
+                count=len(cards),
+                most=most,
+                why=why,
+            )
             self.problem(
                 "scores",
                 "too_many_cards",
@@ -290,20 +331,28 @@ class _HandCheck(PenaltyChecks):
         if self.went_out is None:
             # went_out is missing or wrong: any one of these may have gone out, not two.
             if len(empty) > 1:
-                why = "show nothing in hand, but only one player can go out"
-                self.problem("scores", "several_empty", f"seats {listed(empty)} {why}", seats=empty)
+                why = say(
+                    "seats %(seats)s show nothing in hand, but only one player can go out",
+                    seats=listed(empty),
+                )
+                self.problem("scores", "several_empty", why, seats=empty)
             return
         # Worded as in API.md, which integrators may match on.
         for seat in empty:
             item, on_seat = by_seat.get(seat), {"seats": (seat,), "went_out": self.went_out}
             if item is None:
-                self.problem("scores", "score_missing", f"seat {seat}: no score entered", **on_seat)
+                why = say("seat %(seat)s: no score entered", seat=seat)
+                self.problem("scores", "score_missing", why, **on_seat)
             elif item.cards is not None:
-                why = "only the player who went out can hold no cards"
-                message = f"seat {seat}: no cards entered, but {why}"
-                self.problem("scores", "no_cards", message, **on_seat)
-            else:
-                why = "only the player who went out can score 0"
-                self.problem(
-                    "scores", "zero_points", f"seat {seat}: 0 points, but {why}", **on_seat
+                why = say(
+                    "seat %(seat)s: no cards entered, but only the player who went out can "
+                    "hold no cards",
+                    seat=seat,
                 )
+                self.problem("scores", "no_cards", why, **on_seat)
+            else:
+                why = say(
+                    "seat %(seat)s: 0 points, but only the player who went out can score 0",
+                    seat=seat,
+                )
+                self.problem("scores", "zero_points", why, **on_seat)

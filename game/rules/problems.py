@@ -11,14 +11,17 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from game.words import joined
+
 # The API fields a Problem can belong to, in the order a director reads the form.
 FIELDS: tuple[str, ...] = ("number", "redeal", "went_out", "down_and_out", "scores", "penalties")
 
 
 @dataclass(frozen=True)
 class Problem:
-    """One thing wrong with an entry. `message` is the API's wording; `code` (one of
-    CODES), `seats` and `params` let a page put the same finding in its own words."""
+    """One thing wrong with an entry. `message` is the API's wording (English words
+    `core.words.translated` says in the reader's language); `code` (one of CODES),
+    `seats` and `params` let a page put the same finding in its own words."""
 
     field: str  # one of FIELDS
     code: str  # one of CODES
@@ -87,7 +90,7 @@ class HandInvalid(ValueError):
         self.problems: tuple[Problem, ...] = tuple(
             sorted(problems, key=lambda p: order.get(p.field, len(order)))
         )
-        super().__init__("; ".join(p.message for p in self.problems))
+        super().__init__(joined((p.message for p in self.problems), "; "))
 
     def by_field(self) -> dict[str, list[str]]:
         """The API's 400 body: {"scores": ["seat 3: ...", ...], ...}."""

@@ -282,6 +282,12 @@ class Extraction(makemessages.Command):
     settings say, and never guessing a translation from a similar string."""
 
     msgmerge_options = ["-q", "--backup=none", "--update", "--no-fuzzy-matching"]
+    # The game's words (`game.words.say`, `say_plural`): its templates are marked too.
+    xgettext_options = [
+        *makemessages.Command.xgettext_options,
+        "--keyword=say",
+        "--keyword=say_plural:1,2",
+    ]
 
     def __init__(self, *args, into: Path, **kwargs):
         super().__init__(*args, **kwargs)

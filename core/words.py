@@ -1,0 +1,33 @@
+"""The game's words in the reader's language. The rules engine and the tournament maths
+(`game/`) know no Django: what they say to people (a hand's problems, a refused prize
+table, a tie note) is English carrying its template (`game.words.Said`). Wherever such
+words become a page, an answer or a refusal, they pass through `translated`, which says
+them again in the language active now."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, ngettext
+
+from game.words import Joined, Said
+
+
+def translated(message: object) -> str:
+    """`message` in the active language: words the game said (or an exception raised
+    with them) looked up in the catalogue, with their values, words themselves,
+    translated in turn; any other message as it is, as text."""
+    if isinstance(message, BaseException):
+        said = message.args[0] if len(message.args) == 1 else None
+        message = said if isinstance(said, (Said, Joined)) else str(message)
+    if isinstance(message, Joined):
+        return message.separator.join(translated(part) for part in message.parts)
+    if not isinstance(message, Said):
+        return str(message)
+    params = {
+        name: translated(value) if isinstance(value, (Said, Joined)) else value
+        for name, value in message.params.items()
+    }
+    if message.plural is None:
+        template = gettext(message.template)
+    else:
+        template = ngettext(message.template, message.plural, message.number)
+    return template % params
