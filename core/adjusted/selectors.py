@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.words import translated
 from game.adjusted import words
 from scoring.models import AdjustedScore
 from tournaments.models import Table
@@ -22,7 +23,7 @@ def table_adjusted(table: Table) -> list[dict]:
             "score": score,
             "at_fault": at_fault,
             "rule": rule,
-            "words": words(number, score, rule),
+            "words": translated(words(number, score, rule)),
         }
         for number, position, score, at_fault, rule in rows
     ]

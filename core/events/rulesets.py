@@ -19,6 +19,7 @@ from core.common import full_clean_or_raise, with_history_user
 from core.errors import Forbidden, InvalidInput
 from core.locks import for_request
 from core.series.selectors import can_change_ruleset
+from core.words import translated
 from game.rulesets import check_house
 from tournaments.models import Event, HouseRuleset
 
@@ -37,12 +38,13 @@ def check_house_data(data: Mapping[str, Any], current: HouseRuleset | None = Non
 
 
 def in_words(why: str) -> str:
-    """The rules engine's reason as a sentence. One that says what to do ("give 1 to 20
-    hands") or names its hand ("hand 3: deal 5 to 20 cards, not 30") is one already; a
-    bare value ("0 to 8 jokers per pack") is what to give."""
+    """The rules engine's reason as a sentence, in the reader's language. One that says
+    what to do ("give 1 to 20 hands") or names its hand ("hand 3: deal 5 to 20 cards,
+    not 30") is one already; a bare value ("0 to 8 jokers per pack") is what to give."""
+    said = translated(why)
     if not why.startswith(("give ", "hand ")):
-        why = f"give {why}"
-    return f"{why[0].upper()}{why[1:]}."
+        return _("Give %(what)s.") % {"what": said}
+    return f"{said[0].upper()}{said[1:]}."
 
 
 @transaction.atomic

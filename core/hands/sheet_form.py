@@ -17,7 +17,8 @@ from django.core.exceptions import BadRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from core.errors import InvalidInput
+from core.errors import InvalidInput, in_reader_language
+from core.words import translated
 from game import rules
 
 # A seat's box: "23" is points; anything else ("JK AS 10H") is the cards held. A dash,
@@ -256,7 +257,7 @@ Wording = Callable[[rules.Problem, "int | None"], str]
 
 def _as_engine_says(problem: rules.Problem, went_out: int | None) -> str:
     """The engine's own words, as a sentence: already plain for someone at a sheet."""
-    return _sentence(problem.message)
+    return _sentence(translated(problem.message))
 
 
 def _say(template: str) -> Wording:
@@ -266,7 +267,8 @@ def _say(template: str) -> Wording:
     def wording(problem: rules.Problem, went_out: int | None) -> str:
         seats = ", ".join(str(s) for s in problem.seats)
         first = problem.seats[0] if problem.seats else ""
-        return str(template) % {**problem.params, "seat": first, "seats": seats}
+        params = {name: in_reader_language(value) for name, value in problem.params.items()}
+        return str(template) % {**params, "seat": first, "seats": seats}
 
     return wording
 

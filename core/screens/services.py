@@ -18,6 +18,7 @@ from core.caching import announce_screen
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.locks import for_request
+from core.words import translated
 from game.clock import Clock, ClockConflict, ClockError
 from tournaments.models import ANNOUNCEMENT_MAX, Announcement, Event, Round, RoundClock
 
@@ -73,7 +74,7 @@ def clock_action(
         changed = clock.act(timezone.now(), action, minutes, table)
     except ClockError as refused:
         error = StateConflict if isinstance(refused, ClockConflict) else InvalidInput
-        raise error(str(refused), field=refused.field) from refused
+        raise error(translated(refused), field=refused.field) from refused
     if stored is None:
         stored = RoundClock(round=round_)
     stored.store(changed)

@@ -14,6 +14,7 @@ from core.entries.names import shown_names
 from core.entries.selectors import replacements
 from core.errors import Missing
 from core.standings.ties import with_tie_notes
+from core.words import translated
 from game import adjusted, ranking
 from scoring.models import STANDING_FIGURES, Standing
 from tournaments.models import Event, Round
@@ -100,11 +101,11 @@ class AdjustedHand:
     @property
     def text(self) -> str:
         """'round 2, table 4: hand 9 adjusted: 61, the field's mean'."""
-        # The adjustment itself is worded by the rules (`game.adjusted`), in English.
+        # The adjustment itself is worded by the rules (`game.adjusted`).
         return _("round %(round)s, table %(table)s: %(adjusted)s") % {
             "round": self.round,
             "table": self.table,
-            "adjusted": adjusted.words(self.hand, self.score, self.rule),
+            "adjusted": translated(adjusted.words(self.hand, self.score, self.rule)),
         }
 
 
@@ -127,10 +128,15 @@ class StandingRow:
     at_fault_hands: int = 0  # of them, adjusted at fault
     incomplete: tuple[IncompleteSet, ...] = ()  # its incomplete sets, round by round
     adjusted: tuple[AdjustedHand, ...] = ()  # its adjusted hands, round by round
-    # Which tiebreak put it above or below a neighbour with the same score, in words.
-    tie_note: str = ""
+    # Which tiebreak put it above or below a neighbour with the same score, as the
+    # game's words (`game.tie_notes`): `tie_note` says them in the reader's language.
+    tie: str = ""
     # A no-show a substitute replaced (withdrawn, `core.entries.event_day`): who.
     replaced_by: PlayerRef | None = None
+
+    @property
+    def tie_note(self) -> str:
+        return translated(self.tie)
 
     @property
     def did_not_play(self) -> bool:
@@ -226,7 +232,11 @@ class Standings:
                     "In round %(round)s, hands not played at %(tables)s were scored from the "
                     "field: %(how)s"
                 )
-                % {"round": number, "tables": tables_text(tables), "how": adjusted.explained()}
+                % {
+                    "round": number,
+                    "tables": tables_text(tables),
+                    "how": translated(adjusted.explained()),
+                }
             )
         for number, tables in self.tables_where(ranking.FORCED).items():
             lines.append(

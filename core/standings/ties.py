@@ -1,6 +1,8 @@
 """Tie notes for the standings: which tiebreak put one player above another
 on the same score, for the leaderboard, the projector and the results PDF. No query:
-the standings' rows come with the keys their ranking applied."""
+the standings' rows come with the keys their ranking applied. A row keeps its note as
+the game's words (`StandingRow.tie`): the standings are cached for every language, so
+the note is said in the reader's when shown (`StandingRow.tie_note`)."""
 
 from __future__ import annotations
 
@@ -25,8 +27,8 @@ def score_of(event: Event, row: Any) -> tuple[object, str] | None:
 def with_tie_notes(
     event: Event, rows: Sequence[Any], keys: Mapping[int, Sequence[Sequence[object]]]
 ) -> tuple:
-    """`rows` (StandingRows in rank order) with `tie_note` filled where a neighbour has
-    the same score; `keys`: each rank's ranking keys as stored (`Standing.tiebreaks`)."""
+    """`rows` (StandingRows in rank order) with `tie` filled where a neighbour has the
+    same score; `keys`: each rank's ranking keys as stored (`Standing.tiebreaks`)."""
     rows = tuple(rows)
     if not rows or score_of(event, rows[0]) is None:
         return rows
@@ -41,5 +43,5 @@ def with_tie_notes(
     ]
     notes = tie_notes(ties, label)
     return tuple(
-        replace(row, tie_note=note) if note else row for row, note in zip(rows, notes, strict=True)
+        replace(row, tie=note) if note else row for row, note in zip(rows, notes, strict=True)
     )

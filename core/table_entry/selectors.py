@@ -23,6 +23,7 @@ from core.events.selectors import round_with_seating
 from core.hands.selectors import HandView, PenaltyView, ResultView
 from core.hands.sheet_form import PENALTY_LABELS
 from core.table_entry.codes import shown
+from core.words import translated
 from game import rules
 from scoring.models import Hand, Proposal
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, PlayerCode, Round, Seat, Table
@@ -259,7 +260,7 @@ def would_record(
             table_rules=event.table_rules,
         )
     except (rules.HandInvalid, TypeError, ValueError) as invalid:
-        return None, (str(invalid),)
+        return None, (translated(invalid),)
     players = {seat.position: seat.entry.player_id for seat in playing}
     return scored_view(scored, players, version, deals), ()
 
