@@ -24,6 +24,14 @@ class PlayerSerializer(CountryFieldMixin, serializers.ModelSerializer):
         fields = ["id", "name", "club", "country", "rating"]
 
 
+class TimeRuleField(serializers.CharField):
+    """The event's rule at time: read as the screens show it (the default worded for the
+    reader), written as the director's own words."""
+
+    def get_attribute(self, instance: Event) -> str:
+        return instance.time_rule_text
+
+
 class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
     table_points = serializers.ListField(
         child=serializers.IntegerField(min_value=0, max_value=1000),
@@ -36,6 +44,15 @@ class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
     )
     standings_version = serializers.IntegerField(read_only=True)
     screen_version = serializers.IntegerField(read_only=True)
+    time_rule = TimeRuleField(
+        max_length=300,
+        allow_blank=True,
+        allow_null=True,
+        required=False,
+        help_text="what happens when a round's time runs out, shown on the screens at time: "
+        'the default rule, in the reader\'s language, unless the director wrote one; "" shows '
+        "none; null (or the default's words) sets the default again",
+    )
     custom_ruleset = serializers.SlugRelatedField(
         slug_field="slug",
         queryset=HouseRuleset.objects.all(),
@@ -64,7 +81,9 @@ class EventSerializer(PrizesAsJson, serializers.ModelSerializer):
         help_text="when a round of the finished event was reopened, changing its results",
     )
     results_changed_reason = serializers.CharField(
-        read_only=True, help_text="the round reopened and the director's reason"
+        source="results_changed_text",
+        read_only=True,
+        help_text="the round reopened and the director's reason",
     )
     uid = serializers.UUIDField(
         read_only=True,

@@ -20,6 +20,7 @@ from django.utils import timezone
 from simple_history.utils import bulk_create_with_history
 
 from core import services
+from core import stored_texts as st
 from core.seating.services import store_plan
 from core.services import issue_codes, score_rows, withdraw_entry
 from game import rules, seating
@@ -27,6 +28,9 @@ from game.cards import Card, Deck
 from game.ranking import draw_commitment
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Entry, Event, Player, Round, Seat, Table
+
+# The history's reason for every row the demo makes (worded when shown).
+DEMO_DATA = st.stored(st.DEMO)
 
 FIRST_NAMES = [
     "Andre",
@@ -257,7 +261,7 @@ def generate_demo_event(options: DemoOptions) -> Event:
             for i, player in enumerate(players, start=1)
         ],
         Entry,
-        default_change_reason="demo data",
+        default_change_reason=DEMO_DATA,
     )
     ruleset, deck = event.rules, event.deck
     simulator = Simulator(rng, ruleset, deck, event.director_penalty)
@@ -290,7 +294,7 @@ def generate_demo_event(options: DemoOptions) -> Event:
         )
         round_.quality = plan.quality.as_dict()
         round_.save(update_fields=["quality"])
-        tables, seats = store_plan(round_, plan.tables, reason="demo data")
+        tables, seats = store_plan(round_, plan.tables, reason=DEMO_DATA)
         for planned in plan.tables:
             for a, b in combinations(sorted(planned.seats), 2):
                 met[frozenset((a, b))] += 1
@@ -398,7 +402,7 @@ def write_round_hands(
             hand.went_out = table_seats[scored.went_out]
             planned.append((hand, scored, table_seats))
     hands = bulk_create_with_history(
-        [hand for hand, _, _ in planned], Hand, default_change_reason="demo data"
+        [hand for hand, _, _ in planned], Hand, default_change_reason=DEMO_DATA
     )
     score_objs: list[HandScore] = []
     penalty_objs: list[Penalty] = []
@@ -407,9 +411,9 @@ def write_round_hands(
         score_objs += hand_scores
         penalty_objs += hand_penalties
     bulk_create_with_history(
-        score_objs, HandScore, batch_size=5000, default_change_reason="demo data"
+        score_objs, HandScore, batch_size=5000, default_change_reason=DEMO_DATA
     )
-    bulk_create_with_history(penalty_objs, Penalty, default_change_reason="demo data")
+    bulk_create_with_history(penalty_objs, Penalty, default_change_reason=DEMO_DATA)
 
 
 def new_hand(table: Table, number: int, attempt: int, scored: rules.ScoredHand) -> Hand:

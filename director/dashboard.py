@@ -18,6 +18,7 @@ from core import selectors, services
 from core.copies.selectors import copy_of
 from core.entries.selectors import label_entries, label_players, namesakes_of
 from core.selectors import TableProgress
+from core.stored_texts.words import worded
 from director import table_entry
 from director.common import asked, director_event, director_round, refusal
 from director.forms import LeavePointForm, StartRoundForm, TableJumpForm, WithdrawForm
@@ -48,7 +49,7 @@ def quality_report(round_: Round, names: dict[int, str]) -> dict[str, Any]:
     pairs = [pair_words(pair, names) for pair in quality.get("repeat_pairs") or []]
     spread = quality.get("rank_spread")
     return {
-        "error": quality.get("error"),
+        "error": worded(quality.get("error")),
         "repeat_meetings": quality.get("repeat_meetings"),
         "lower_bound": quality.get("lower_bound"),
         "pairs": pairs,

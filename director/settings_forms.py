@@ -216,6 +216,7 @@ def settings_field(name: str) -> forms.Field:
 def initial_settings(event: Event) -> dict:
     values = {name: getattr(event, name) for name in EVENT_SETTINGS if name != "custom_ruleset"}
     values["custom_ruleset"] = event.custom_ruleset_id
+    values["time_rule"] = event.time_rule_text  # the default in the reader's words
     return values
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin
-from simple_history.admin import SimpleHistoryAdmin
 
 from core import services
-from core.admin.common import ReadOnly, take_saved
+from core.admin.common import HistoryAdmin, ReadOnly, take_saved
 from core.errors import ServiceError
 from core.events.rulesets import check_house_data
 from core.series.services import SERIES_FIELDS, check_series
@@ -45,7 +44,7 @@ class HouseRulesetForm(forms.ModelForm):
 
 
 @admin.register(HouseRuleset)
-class HouseRulesetAdmin(SimpleHistoryAdmin):
+class HouseRulesetAdmin(HistoryAdmin):
     form = HouseRulesetForm
     list_display = ["name", "slug", "jokers_per_pack", "overcall_penalty", "updated_at"]
     search_fields = ["name", "slug"]
@@ -73,7 +72,7 @@ class SeriesForm(forms.ModelForm):
 
 
 @admin.register(Series)
-class SeriesAdmin(SimpleHistoryAdmin):
+class SeriesAdmin(HistoryAdmin):
     """Saved through `create_series` / `update_series`, as the API saves it: the same
     checks, history, pages refreshed and standings ranked anew."""
 
@@ -123,7 +122,7 @@ class SiteSettingForm(forms.ModelForm):
 
 
 @admin.register(SiteSetting)
-class SiteSettingAdmin(SimpleHistoryAdmin):
+class SiteSettingAdmin(HistoryAdmin):
     """The site's public address, saved through the same service as the director's page
     (checked, with history)."""
 

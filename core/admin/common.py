@@ -8,7 +8,9 @@ from django.urls import NoReverseMatch, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from simple_history.admin import SimpleHistoryAdmin
 
+from core.stored_texts.words import reason_words
 from scoring.models import (
     Hand,
 )
@@ -101,3 +103,13 @@ def take_saved(obj, saved) -> None:
     for field in type(saved)._meta.concrete_fields:
         setattr(obj, field.attname, getattr(saved, field.attname))
     obj._state.adding, obj._state.db = False, saved._state.db
+
+
+class HistoryAdmin(SimpleHistoryAdmin):
+    """A model's history pages, each change's reason in the reader's language where the
+    site wrote it (`core.stored_texts`); a director's own words as they typed them."""
+
+    def set_history_delta_changes(self, request, historical_records, *args, **kwargs):
+        super().set_history_delta_changes(request, historical_records, *args, **kwargs)
+        for record in historical_records:
+            record.history_change_reason = reason_words(record.history_change_reason)

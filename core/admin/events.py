@@ -7,10 +7,9 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from simple_history.admin import SimpleHistoryAdmin
 
 from core import services
-from core.admin.common import SEATING_CHANGES, ReadOnly, sheet_link, take_saved
+from core.admin.common import SEATING_CHANGES, HistoryAdmin, ReadOnly, sheet_link, take_saved
 from core.admin.scores import HandsUnderTableInline
 from core.errors import ServiceError
 from core.events.services import EXTRA_FIELDS, default_overcall_penalty
@@ -101,7 +100,7 @@ class EventForm(forms.ModelForm):
 
 
 @admin.register(Event)
-class EventAdmin(SimpleHistoryAdmin):
+class EventAdmin(HistoryAdmin):
     """Saved through `create_event` / `update_event`, as the API saves it: the same
     refusals (shown on the form; nothing is written), the same history, and the
     standings rebuilt when a setting they rank by changes."""
@@ -171,7 +170,7 @@ class EventAdmin(SimpleHistoryAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(ReadOnly, SimpleHistoryAdmin):
+class EntryAdmin(ReadOnly, HistoryAdmin):
     list_display = ["player", "event", "status", "seed_number", "registered_at"]
     list_filter = ["event", "status"]
     search_fields = ["player__name", "event__name"]
@@ -190,7 +189,7 @@ class TableInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(ReadOnly, SimpleHistoryAdmin):
+class RoundAdmin(ReadOnly, HistoryAdmin):
     list_display = ["event", "number", "status", "policy", "seed", "forced_close"]
     list_filter = ["event", "status"]
     search_fields = ["event__name"]
@@ -213,7 +212,7 @@ class SeatInline(ReadOnly, admin.TabularInline):
 
 
 @admin.register(Table)
-class TableAdmin(ReadOnly, SimpleHistoryAdmin):
+class TableAdmin(ReadOnly, HistoryAdmin):
     list_display = ["__str__", "round", "number", "locked"]
     list_filter = ["round__event", "round__number", "locked"]
     search_fields = ["round__event__name", "seats__entry__player__name"]
@@ -229,7 +228,7 @@ class TableAdmin(ReadOnly, SimpleHistoryAdmin):
 
 
 @admin.register(Seat)
-class SeatAdmin(ReadOnly, SimpleHistoryAdmin):
+class SeatAdmin(ReadOnly, HistoryAdmin):
     """Read-only: who sits where changes through the director's swap, move and
     substitute (`core.seating.services`, `substitute_entry`), a leave point through
     withdrawing (`set_leave_point`); they check the hands recorded, keep the history and
@@ -260,7 +259,7 @@ class SeatAdmin(ReadOnly, SimpleHistoryAdmin):
 
 
 @admin.register(RoundClock)
-class RoundClockAdmin(ReadOnly, SimpleHistoryAdmin):
+class RoundClockAdmin(ReadOnly, HistoryAdmin):
     list_display = ["round", "minutes", "ends_at", "paused_at", "table_extra_s", "updated_at"]
     list_filter = ["round__event"]
     list_select_related = ["round__event"]

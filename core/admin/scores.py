@@ -6,9 +6,15 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from simple_history.admin import SimpleHistoryAdmin
 
-from core.admin.common import PlayerColumn, ReadOnly, SheetRow, WentOutColumn, seat_name
+from core.admin.common import (
+    HistoryAdmin,
+    PlayerColumn,
+    ReadOnly,
+    SheetRow,
+    WentOutColumn,
+    seat_name,
+)
 from scoring.models import (
     AdjustedScore,
     Hand,
@@ -83,7 +89,7 @@ class HandsUnderTableInline(WentOutColumn, ReadOnly, admin.TabularInline):
 
 
 @admin.register(Hand)
-class HandAdmin(WentOutColumn, SheetRow, SimpleHistoryAdmin):
+class HandAdmin(WentOutColumn, SheetRow, HistoryAdmin):
     list_display = [
         "__str__",
         "sheet",
@@ -117,7 +123,7 @@ class HandAdmin(WentOutColumn, SheetRow, SimpleHistoryAdmin):
         return obj
 
 
-class SeatRowAdmin(PlayerColumn, SheetRow, SimpleHistoryAdmin):
+class SeatRowAdmin(PlayerColumn, SheetRow, HistoryAdmin):
     """A hand's row for one seat (a score or a penalty): read-only, named by its player,
     linking to its hand on the sheet."""
 
@@ -151,7 +157,7 @@ class AdjustedScoreAdmin(PlayerColumn, ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Proposal)
-class ProposalAdmin(ReadOnly, SimpleHistoryAdmin):
+class ProposalAdmin(ReadOnly, HistoryAdmin):
     """Players' entries of hands, with their history (entered, confirmed, disputed)."""
 
     list_display = ["__str__", "number", "state", "entered_seat", "confirmed_seat", "updated_at"]

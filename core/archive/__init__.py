@@ -121,6 +121,7 @@ EVENT_FIELDS = (
     "club_avoidance",
     "language",
     "results_changed_at",
+    "results_changed_round",
     "results_changed_reason",
     "standings_version",
     "screen_version",

@@ -26,6 +26,7 @@ from django.core.validators import validate_slug
 from django.db import DatabaseError, connection, models, transaction
 from django.utils.translation import gettext as _
 
+from core import stored_texts as st
 from core.archive import (
     HISTORY_SECTIONS,
     IMPLICIT_EVENT,
@@ -319,7 +320,7 @@ def replace(event: Event, checked: Checked, by: AbstractBaseUser | None) -> Impo
     event.standings_version, event.screen_version = standings, screens
     event.series_places = None  # its series counts the new contents
     check_event_settings(event, checked.event)
-    with_history_user(event, by, "replaced by an imported archive").save()
+    with_history_user(event, by, st.stored(st.ARCHIVE_REPLACED)).save()
     imported = write_rows(checked, event, by)
     imported.replaced = True
     announce_version(event, standings)

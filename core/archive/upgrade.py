@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from core.archive import EVENT_FIELDS, HISTORY_SECTIONS, HOUSE_RULES, SECTIONS, encode
+from core.stored_texts import english
 from game.identity import derived_uid, new_uid
 from game.rulesets import get_ruleset
 from game.sets import ends_after
@@ -22,7 +23,7 @@ def upgrade(payload: dict[str, Any], version: int) -> dict[str, Any]:
         payload = upgrade_from_1(payload)
     if version <= 2:
         payload = upgrade_from_2(payload)
-    return with_optional_fields(payload)
+    return with_stored_texts(with_optional_fields(payload))
 
 
 def with_identity(payload: dict[str, Any]) -> dict[str, Any]:
@@ -72,6 +73,8 @@ OPTIONAL_FIELDS: dict[str, dict[str, Any]] = {
         "check_in": False,
         "club_avoidance": False,
         "results_changed_at": None,
+        # The round was named in the reason then ("Round 2 reopened: why").
+        "results_changed_round": None,
         "results_changed_reason": "",
         # An event of then ranked a knockout by places per table.
         "even_knockout_places": False,
@@ -113,6 +116,55 @@ def with_optional_fields(payload: dict[str, Any]) -> dict[str, Any]:
         if isinstance(history, dict) and name in history:
             payload["history"] = {**history, name: filled(history[name], defaults)}
     return payload
+
+
+def with_stored_texts(payload: dict[str, Any]) -> dict[str, Any]:
+    """The texts an earlier version stored in English (the history's reasons the site
+    wrote, the default rule at time, "Round 2 reopened: why", a seating that failed for
+    too few players) as the codes stored now, where they are recognisable
+    (`core.stored_texts.english`), so they are worded for each reader once imported."""
+    payload = {**payload}
+    event = payload.get("event")
+    if isinstance(event, dict):
+        event = {**event}
+        if isinstance(event.get("time_rule"), str):
+            event["time_rule"] = english.time_rule_from_english(event["time_rule"])
+        round_, reason = event.get("results_changed_round"), event.get("results_changed_reason")
+        if round_ is None and isinstance(reason, str):
+            round_, reason = english.results_changed_from_english(None, reason)
+            event["results_changed_round"], event["results_changed_reason"] = round_, reason
+        payload["event"] = event
+    history = payload.get("history")
+    history = {**history} if isinstance(history, dict) else None
+    if history is not None:
+        payload["history"] = history
+    if "rounds" in payload:
+        payload["rounds"] = rows_with(payload["rounds"], "quality", kind=None)
+    for section in HISTORY_SECTIONS:
+        if history is None or section.name not in history:
+            continue
+        kind = section.model.__name__.lower()
+        rows = rows_with(history[section.name], "history_change_reason", kind=kind)
+        history[section.name] = rows_with(rows, "quality", kind=None)
+    return payload
+
+
+def rows_with(rows: Any, name: str, *, kind: str | None) -> Any:
+    """`rows` with their `name` read from English: a history's reason (rows of `kind`),
+    or a round's quality report (rows of the wrong shape are left for the checks)."""
+    if not isinstance(rows, list):
+        return rows
+    changed = []
+    for row in rows:
+        if isinstance(row, dict) and name in row:
+            value = row[name]
+            if name == "quality":
+                value = english.seating_error_from_english(value)
+            elif isinstance(value, str):
+                value = english.reason_from_english(value, kind or "")
+            row = {**row, name: value}
+        changed.append(row)
+    return changed
 
 
 def upgrade_from_1(payload: dict[str, Any]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
+from core import stored_texts as st
 from core.common import with_history_user
 from core.copies.selectors import counted_of
 from core.errors import Forbidden, StateConflict
@@ -96,20 +97,21 @@ def count_copy(*, event: Event, by: AbstractBaseUser | None = None) -> Event:
         other.counted = False
         other.series = None
         other.series_places = None  # what its series counted from it is the copy's now
-        with_history_user(other, by, f"left out of ratings and series: {event.slug} counts").save(
+        left_out = st.stored(st.LEFT_OUT, slug=event.slug)
+        with_history_user(other, by, left_out).save(
             update_fields=["counted", "series", "series_places", "updated_at"]
         )
         screens_changed(other)  # its pages say it is a copy now
     event.counted = True
     event.series = leg_of
     event.series_places = None
-    reason = f"counted instead of {other.slug}" if other is not None else "counted"
+    reason = st.stored(st.COUNTED, slug=other.slug if other is not None else None)
     with_history_user(event, by, reason).save(
         update_fields=["counted", "series", "series_places", "updated_at"]
     )
     if final_of is not None:
         final_of.final = event
-        with_history_user(final_of, by, f"final: {event.slug}, counted instead").save(
+        with_history_user(final_of, by, st.stored(st.FINAL_COUNTED, slug=event.slug)).save(
             update_fields=["final", "updated_at"]
         )
         queue_series_refresh(final_of.pk)

@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import stored_texts as st
 from core.common import with_history_user
 from core.entries.services import create_player, register_entry
 from core.errors import InvalidInput, StateConflict
@@ -196,7 +197,7 @@ def substitute_entry(
     entry.withdrawn_at = timezone.now()
     entry.seed_number = None
     entry.checked_in = False
-    with_history_user(entry, by, f"no-show, replaced by {sub.player.name}").save()
+    with_history_user(entry, by, st.stored(st.NO_SHOW, name=sub.player.name)).save()
 
     sub.status = Entry.Status.ACTIVE
     sub.withdrawn_at = None
@@ -205,13 +206,12 @@ def substitute_entry(
     if carry is not None:
         sub.carried_points = carry
     sub.checked_in = True
-    with_history_user(sub, by, f"substitute for {entry.player.name}").save()
+    with_history_user(sub, by, st.stored(st.SUBSTITUTE, name=entry.player.name)).save()
 
     if seat is not None:
         seat.entry = sub
-        with_history_user(seat, by, f"{sub.player.name} replaces {entry.player.name}").save(
-            update_fields=["entry"]
-        )
+        replaces = st.stored(st.REPLACES, name=sub.player.name, replaced=entry.player.name)
+        with_history_user(seat, by, replaces).save(update_fields=["entry"])
         if round_.status == Round.Status.PUBLISHED:
             PlayerCode.objects.filter(round=round_, entry=entry).delete()
         refresh_quality(round_)  # the report names the substitute; codes in play

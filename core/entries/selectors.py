@@ -11,14 +11,15 @@ from typing import Any
 from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
+from core import stored_texts as st
 from core.common import author_and_reason
 from core.entries.names import shown_names
 from tournaments.models import Entry, Event
 
 # The history `core.entries.event_day.substitute_entry` writes when a substitute
-# replaces a no-show: the no-show's entry first, then the substitute's.
-NO_SHOW_REASON = "no-show, replaced by "
-SUBSTITUTE_REASON = "substitute for "
+# replaces a no-show: the no-show's entry first, then the substitute's (as codes).
+NO_SHOW_REASON = st.NO_SHOW
+SUBSTITUTE_REASON = st.SUBSTITUTE
 
 
 def namesakes_of(event: Event | int) -> dict[int, str]:
@@ -68,14 +69,14 @@ def pair_substitutions(rows: Iterable[tuple[int, str, str | None]]) -> dict[int,
     status_of: dict[int, str] = {}
     waiting: int | None = None  # the no-show whose substitute's row comes next
     for entry, status, stored in rows:
-        reason = author_and_reason(stored)[1] or ""
-        if reason.startswith(SUBSTITUTE_REASON) and waiting is not None:
+        code = st.code_of(author_and_reason(stored)[1])
+        if code == SUBSTITUTE_REASON and waiting is not None:
             replaced[waiting] = entry
             waiting = None
         turned = status == Entry.Status.WITHDRAWN and status_of.get(entry) != status
         if turned or status != Entry.Status.WITHDRAWN:
             replaced.pop(entry, None)
-        if turned and reason.startswith(NO_SHOW_REASON):
+        if turned and code == NO_SHOW_REASON:
             waiting = entry
         status_of[entry] = status
     return {
@@ -92,7 +93,8 @@ def replacements(event: Event | int) -> dict[int, int]:
     rows = list(
         Entry.history.filter(event=event)
         .filter(
-            Q(id__in=withdrawn.values("pk")) | Q(history_change_reason__contains=SUBSTITUTE_REASON)
+            Q(id__in=withdrawn.values("pk"))
+            | Q(history_change_reason__contains=st.starts(SUBSTITUTE_REASON))
         )
         .order_by("history_date", "history_id")
         .values_list("id", "status", "history_change_reason", "player_id")

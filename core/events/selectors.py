@@ -21,6 +21,7 @@ from core.collation import by_name
 from core.copies.selectors import copied_slug
 from core.errors import Missing
 from core.events.access import User, can_add_players, visible_events
+from core.stored_texts.words import worded
 from game.collation import matches
 from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Player, Round, Seat, Table
 
@@ -181,4 +182,6 @@ def quality_by_player(round_: Round) -> dict:
     quality["repeat_pairs"] = [
         sorted(player_of.get(entry, entry) for entry in pair) for pair in quality["repeat_pairs"]
     ]
+    if "error" in quality:  # why the seating failed, in the reader's words
+        quality["error"] = worded(quality["error"])
     return quality

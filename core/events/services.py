@@ -24,6 +24,7 @@ from core.rounds.services import check_can_finish
 from core.screens.services import screens_changed
 from core.series.services import check_final_format, check_may_be_private, check_prizes
 from core.standings.services import queue_standings_refresh
+from core.stored_texts.words import stored_time_rule
 from game.ranking import check_tiebreaks as check_chain
 from game.rulesets import deal_problem
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round
@@ -144,7 +145,8 @@ def check_settings(data: Mapping[str, Any]) -> None:
 
 def with_house_rules(data: Mapping[str, Any]) -> dict[str, Any]:
     """The settings with the ruleset following the custom ruleset: naming one makes the
-    ruleset "custom"; a built-in ruleset drops it. Prizes stored as checked."""
+    ruleset "custom"; a built-in ruleset drops it. Prizes stored as checked; the rule at
+    time given in the default's words is the default (worded for each reader)."""
     data = dict(data)
     if data.get("custom_ruleset") is not None:
         data["ruleset"] = Event.Ruleset.CUSTOM
@@ -152,6 +154,8 @@ def with_house_rules(data: Mapping[str, Any]) -> dict[str, Any]:
         data["custom_ruleset"] = None
     if "prizes" in data:
         data["prizes"] = check_prizes(data["prizes"])
+    if "time_rule" in data:
+        data["time_rule"] = stored_time_rule(data["time_rule"])
     return data
 
 

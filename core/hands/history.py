@@ -8,8 +8,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core import stored_texts as st
 from core.common import author_and_reason
 from core.hands.sheet_form import PENALTY_LABELS
+from core.stored_texts.words import worded
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Seat, Table
 
@@ -48,11 +50,6 @@ def _penalty_text(row: Any) -> str:
     return text
 
 
-# A hand the players recorded themselves (`core.table_entry.services`) has no user; its
-# reason says who: "entered by seat 1 (Ann), confirmed by seat 4 (Ben)".
-PLAYERS_RECORD = "entered by "
-
-
 def _who(record: Any) -> str:
     if record.history_user is not None:
         return record.history_user.get_username()
@@ -60,18 +57,20 @@ def _who(record: Any) -> str:
     if author is not None:
         return _("%(author)s (imported)") % {"author": author}
     reason = record.history_change_reason or ""
-    if reason.startswith(PLAYERS_RECORD):
-        # The reason itself is stored as written (English): who entered and confirmed.
-        return _("the players (%(reason)s)") % {"reason": reason}
-    return reason or _("unknown")
+    if st.code_of(reason) == st.PLAYERS:
+        # A hand the players recorded themselves (`core.table_entry.services`) has no
+        # user; its reason says who: "entered by seat 1 (Ann), confirmed by seat 4 (Ben)".
+        return _("the players (%(reason)s)") % {"reason": worded(reason)}
+    return worded(reason) or _("unknown")
 
 
 def _why(record: Any) -> str:
-    """The reason a director gave (a players' record says who in `_who` instead)."""
+    """The reason a director gave, in the reader's words where the site wrote it (a
+    players' record says who in `_who` instead)."""
     if record.history_user is not None:
-        return record.history_change_reason or ""
+        return worded(record.history_change_reason)
     author, reason = author_and_reason(record.history_change_reason)
-    return (reason or "") if author is not None else ""
+    return worded(reason) if author is not None else ""
 
 
 def hand_history(table: Table, number: int) -> list[HistoryEntry]:

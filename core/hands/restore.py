@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
+from core import stored_texts as st
 from core.errors import InvalidInput, StateConflict
 from core.hands.services import Recorded, correction_reason, record_hand
 from core.locks import for_request
@@ -101,8 +102,8 @@ def restore_hand_version(
     the table, say)."""
     reason = correction_reason(reason)
     entry = version_entry(table, number, version)
-    # Kept in the history as written (stored text is not translated).
-    text = f"restored version {version}" + (f": {reason}" if reason else "")
+    # Kept as a code with the director's words, worded in the reader's language.
+    text = st.stored(st.RESTORED, version=version, reason=st.untyped(reason))
     recorded = record_hand(
         table=table,
         number=number,

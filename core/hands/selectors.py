@@ -134,7 +134,9 @@ class SheetRow:
 
     @property
     def contract(self) -> str:
-        return self.hand.contract if self.hand else self.spec.contract
+        # The ruleset's words for the reader, not the English a recorded hand keeps
+        # (the same contract: `core.hands.stored` checks they agree).
+        return self.spec.contract
 
     @property
     def cards_dealt(self) -> int:

@@ -16,6 +16,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
+from core import stored_texts as st
 from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import HandRejected, InvalidInput, Missing, StaleVersion, StateConflict
@@ -193,7 +194,8 @@ def score_entry(
 def correction_reason(value: object) -> str | None:
     """A director's reason for a correction (optional text kept in the hand's history
     and its archive), spaces tidied; None when none is given. Refused, naming the field
-    `reason`, when it is not text or longer than the history keeps."""
+    `reason`, when it is not text or longer than the history keeps. Shown as typed,
+    never worded as the reasons the site writes itself (`core.stored_texts.typed`)."""
     if value is None:
         return None
     if not isinstance(value, str):
@@ -205,7 +207,7 @@ def correction_reason(value: object) -> str | None:
             % {"most": CORRECTION_REASON_MAX, "length": len(reason)},
             field="reason",
         )
-    return reason or None
+    return st.typed(reason) if reason else None
 
 
 def overrule_proposals(table: Table, number: int, by: AbstractBaseUser | None) -> None:
@@ -216,7 +218,7 @@ def overrule_proposals(table: Table, number: int, by: AbstractBaseUser | None) -
     )
     for proposal in open_:
         proposal.state = Proposal.State.OVERRULED
-        with_history_user(proposal, by, "overruled by a director's entry").save()
+        with_history_user(proposal, by, st.stored(st.OVERRULED)).save()
 
 
 def overrule_open_proposals(event: Event, by: AbstractBaseUser | None) -> None:
@@ -228,7 +230,7 @@ def overrule_open_proposals(event: Event, by: AbstractBaseUser | None) -> None:
     )
     for proposal in open_.select_related("table__round__event"):
         proposal.state = Proposal.State.OVERRULED
-        with_history_user(proposal, by, "overruled: the directors enter the hands now").save()
+        with_history_user(proposal, by, st.stored(st.OVERRULED_DIRECTORS)).save()
         touch_table(proposal.table)
 
 

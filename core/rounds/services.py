@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import background, derived
+from core import stored_texts as st
 from core.adjusted.services import adjust_round, drop_adjusted
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
@@ -28,6 +29,7 @@ from core.seating.selectors import contenders_for
 from core.seating.services import check_seed, discard_draft
 from core.series.services import check_qualification_open
 from core.standings.services import queue_standings_refresh
+from core.stored_texts.words import worded
 from core.table_entry.services import issue_codes
 from game.rulesets import deal_problem
 from tournaments.models import (
@@ -178,8 +180,8 @@ def status_words(round_: Round) -> str:
 def check_table_sizes(round_: Round) -> None:
     sizes = dict(round_.tables.annotate(n=Count("seats")).values_list("number", "n"))
     if not sizes:
-        # The seating job's own words (stored with the round) when it failed.
-        reason = round_.quality.get("error") or _("it has no tables")
+        # Why the seating job failed (stored with the round), in the reader's words.
+        reason = worded(round_.quality.get("error")) or _("it has no tables")
         raise StateConflict(
             _("Round %(round)s cannot be published: %(reason)s")
             % {"round": round_.number, "reason": reason},
@@ -263,8 +265,7 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
     round_.closed_at = timezone.now()
     round_.forced_close = bool(missing)
     if missing:
-        tables = "table" if len(missing) == 1 else "tables"
-        round_._change_reason = f"forced: {len(missing)} {tables} with hands missing"
+        round_._change_reason = st.stored(st.FORCED, count=len(missing))
     with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
     adjust_round(round_)  # the hands its tables could not play, scored from the field
     queue_standings_refresh(round_.event)
@@ -325,19 +326,26 @@ def reopen_round(*, round: Round, reason: str = "", by: AbstractBaseUser | None 
             field="reason",
         )
     if draft is not None:
-        discard_draft(draft, by, why=f"discarded: round {round_.number} was reopened")
+        discard_draft(draft, by, why=st.stored(st.DISCARDED_REOPENED, round=round_.number))
     round_.status = Round.Status.PUBLISHED
     round_.closed_at = None
     round_.forced_close = False
-    round_._change_reason = f"reopened: {reason}" if reason else "reopened"
+    round_._change_reason = st.stored(st.REOPENED, reason=reason or None)
     with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
     drop_adjusted(round_)
     if event.status == Event.Status.FINISHED:
         event.status = Event.Status.RUNNING
         event.results_changed_at = timezone.now()
-        event.results_changed_reason = f"Round {round_.number} reopened: {reason}"
-        with_history_user(event, by, event.results_changed_reason).save(
-            update_fields=["status", "results_changed_at", "results_changed_reason", "updated_at"]
+        event.results_changed_round, event.results_changed_reason = round_.number, reason
+        why = st.stored(st.RESULTS_CHANGED, round=round_.number, reason=reason)
+        with_history_user(event, by, why).save(
+            update_fields=[
+                "status",
+                "results_changed_at",
+                "results_changed_round",
+                "results_changed_reason",
+                "updated_at",
+            ]
         )
     set_totals.forget(event.pk)  # its standings are rebuilt in full from the hand scores
     queue_standings_refresh(event)
@@ -459,7 +467,7 @@ def mark_at_fault(
         if seat.at_fault == value:
             continue
         seat.at_fault = value
-        why = f"at fault: {value}" if value else "no longer at fault"
+        why = st.stored(st.AT_FAULT, reason=value) if value else st.stored(st.NOT_AT_FAULT)
         with_history_user(seat, by, why).save(update_fields=["at_fault"])
         changed = True
     if changed and round_.status == Round.Status.CLOSED:

@@ -138,7 +138,7 @@ def round_clock(event: Event, number: int) -> RoundClockView:
     return RoundClockView(
         round=number,
         clock=clock_of(event, stored),
-        time_rule=event.time_rule,
+        time_rule=event.time_rule_text,
         tables=tuple(tables),
         closed=round_.status == Round.Status.CLOSED,
         closed_at=round_.closed_at,
@@ -200,9 +200,9 @@ def screen(event: Event) -> Screen:
         clock = RoundClockView(
             round=event.latest_round,
             clock=clock_of(event, stored),
-            time_rule=event.time_rule,
+            time_rule=event.time_rule_text,
         )
-    return Screen(clock=clock, announcements=shown, time_rule=event.time_rule)
+    return Screen(clock=clock, announcements=shown, time_rule=event.time_rule_text)
 
 
 # --- The seating board, and the field before the first round ---------------------------

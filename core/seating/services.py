@@ -14,6 +14,7 @@ from django.utils.translation import ngettext
 from simple_history.utils import bulk_create_with_history
 
 from core import background, derived
+from core import stored_texts as st
 from core.common import with_history_user
 from core.errors import InvalidInput, StateConflict
 from core.hands.selectors import tables_have_hands
@@ -151,19 +152,28 @@ def seat_round(*, round_id: int) -> Round:
     derived.built(background.SEATING, round_id, derived.seen(background.SEATING, round_id))
     if round_.status != Round.Status.SEATING:
         return round_
+    request = seating_request(round_)
     try:
-        plan = seating.seat(seating_request(round_))
+        plan = seating.seat(request)
     except seating.SeatingError as error:
-        # Someone withdrew meanwhile: leave an empty draft that says why.
+        # Someone withdrew meanwhile: leave an empty draft that says why (too few
+        # players as a code, worded for whoever reads it).
         round_.status = Round.Status.DRAFT
-        round_.quality = {"error": str(error)}
+        round_.quality = {"error": seating_failure(error, len(request.contenders))}
         round_.save(update_fields=["status", "quality"])
         return round_
-    store_plan(round_, plan.tables, reason="seated")
+    store_plan(round_, plan.tables, reason=st.stored(st.SEATED))
     round_.status = Round.Status.DRAFT
     round_.quality = plan.quality.as_dict()
     round_.save(update_fields=["status", "quality"])
     return round_
+
+
+def seating_failure(error: seating.SeatingError, count: int) -> str:
+    """Why a round could not be seated, as it is stored with the round."""
+    if count < seating.MIN_PLAYERS:
+        return st.stored(st.TOO_FEW_PLAYERS, count=count, least=seating.MIN_PLAYERS)
+    return str(error)
 
 
 def store_plan(

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core import derived
+from core import stored_texts as st
 from core.common import with_history_user
 from core.entries.services import register_entry
 from core.errors import InvalidInput, StateConflict
@@ -245,7 +246,7 @@ def create_final(
         refresh_series_standings(series=series)
     # Seated from the entries about to change, with no hand played: seated again later.
     for seated in event.rounds.order_by("-number"):
-        discard_draft(seated, by, why="discarded: the final was seeded again")
+        discard_draft(seated, by, why=st.stored(st.DISCARDED_FINAL))
     if seed_by == SEED_BY_RATING and derived.is_dirty(ratings.RATINGS, ratings.KEY):
         ratings.refresh_ratings(if_stale=True)
     plan = final_plan(series, seed_by=seed_by)
@@ -262,7 +263,7 @@ def create_final(
         # (nothing is played yet; only qualifiers hold seeds once a final is seeded),
         # each recorded in the entry's history.
         for entry in others_seeded:
-            with_history_user(entry, by, "left the final: no longer a qualifier").delete()
+            with_history_user(entry, by, st.stored(st.LEFT_FINAL)).delete()
     else:
         others_seeded.update(seed_number=None)  # the seeds are the qualifiers'
     Entry.objects.filter(event=event, player_id__in=players).update(seed_number=None)
@@ -282,7 +283,8 @@ def create_final(
     series.final_seeded_at = timezone.now()  # its draw's seed is revealed from now on
     series.final_seed_by = seed_by
     series.final_forced_reason = reason if unfinished else ""
-    with_history_user(series, by, f"final seeded: {reason}" if unfinished else None).save(
+    seeded = st.stored(st.FINAL_SEEDED, reason=reason) if unfinished else None
+    with_history_user(series, by, seeded).save(
         update_fields=[
             "final",
             "final_seeded_at",

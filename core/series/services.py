@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+from core import stored_texts as st
 from core.common import full_clean_or_raise, with_history_user
 from core.errors import Forbidden, InvalidInput, ServiceError, StateConflict
 from core.events.access import can_direct, visible_events
@@ -398,7 +399,7 @@ def reopen_series(*, series: Series, reason: str, by: AbstractBaseUser | None = 
         )
     series.reopened_at = timezone.now()
     series.reopened_reason = reason
-    with_history_user(series, by, f"reopened: {reason}").save(
+    with_history_user(series, by, st.stored(st.REOPENED, reason=reason)).save(
         update_fields=["reopened_at", "reopened_reason", "updated_at"]
     )
     queue_series_refresh(series.pk)  # no longer frozen: legs finished since now count

@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
+from core import stored_texts as st
 from core.errors import InvalidInput, ProposalChanged, StaleVersion
 from core.hands.services import Recorded, lock_table_for_write, record_hand
 from core.locks import for_request
@@ -52,9 +53,9 @@ def record_proposal(
             % {"hand": number, "seat": proposal.entered_seat},
             field="version",
         )
-    # Who gave the version recorded, for the hand's history (stored as written).
-    entered = f"seat {proposal.entered_seat} ({proposal.entered_by.player.name})"
-    document, whose = proposal.entry, f"the version entered by {entered}"
+    # Who gave the version recorded, for the hand's history (a code with the seats).
+    entered = st.seat(proposal.entered_seat, proposal.entered_by.player.name)
+    document, whose = proposal.entry, st.stored(st.ENTERED_VERSION, **entered)
     if disputed:
         if proposal.alternative is None:
             raise InvalidInput(
@@ -65,9 +66,13 @@ def record_proposal(
                 % {"hand": number},
                 field="version",
             )
-        disputer = f"seat {proposal.disputed_seat} ({proposal.disputed_by.player.name})"
         document = proposal.alternative
-        whose = f"the version of {disputer}, who disputed the entry of {entered}"
+        whose = st.stored(
+            st.DISPUTED_VERSION,
+            **entered,
+            by_seat=proposal.disputed_seat,
+            by_name=proposal.disputed_by.player.name,
+        )
     try:
         return record_hand(
             table=table,

@@ -28,6 +28,7 @@ from collections.abc import Callable
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from core import stored_texts as st
 from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import Forbidden, Missing, ProposalChanged, StaleVersion, StateConflict
@@ -187,9 +188,9 @@ def check_players_enter(event: Event) -> None:
         )
 
 
-def named(seat: Seat) -> str:
-    """A seat as the history's reasons name it (stored as written, in English)."""
-    return f"seat {seat.position} ({seat.entry.player.name})"
+def named(seat: Seat) -> dict:
+    """A seat as the history's reasons name it (a code's values: `core.stored_texts`)."""
+    return st.seat(seat.position, seat.entry.player.name)
 
 
 def player_at_table(
@@ -267,7 +268,7 @@ def propose_hand(
         if pending.entered_by_id == seat.entry_id and pending.entry == document:
             return pending
         pending.state = Proposal.State.REPLACED
-        with_history_user(pending, None, f"replaced by {named(seat)}").save()
+        with_history_user(pending, None, st.stored(st.REPLACED, **named(seat))).save()
     proposal = Proposal(
         table=table,
         number=number,
@@ -277,7 +278,7 @@ def propose_hand(
         entered_seat=seat.position,
         version=latest.version + 1 if latest is not None else 1,
     )
-    with_history_user(proposal, None, f"entered by {named(seat)}").save()
+    with_history_user(proposal, None, st.stored(st.ENTERED, **named(seat))).save()
     touch_table(table)
     return proposal
 
@@ -337,8 +338,12 @@ def confirm_proposal(
         )
     proposal.state = Proposal.State.RECORDED
     proposal.confirmed_by, proposal.confirmed_seat = seat.entry, seat.position
-    entered = f"seat {proposal.entered_seat} ({proposal.entered_by.player.name})"
-    reason = f"entered by {entered}, confirmed by {named(seat)}"
+    reason = st.stored(
+        st.PLAYERS,
+        **st.seat(proposal.entered_seat, proposal.entered_by.player.name),
+        by_seat=seat.position,
+        by_name=seat.entry.player.name,
+    )
     with_history_user(proposal, None, reason).save()
     try:
         record_hand(
@@ -387,7 +392,7 @@ def dispute_proposal(
         if alternative is None or proposal.alternative == alternative:
             return proposal
         proposal.alternative = alternative
-        with_history_user(proposal, None, f"version given by {named(seat)}").save()
+        with_history_user(proposal, None, st.stored(st.VERSION_GIVEN, **named(seat))).save()
         touch_table(table)
         return proposal
     if proposal.state != Proposal.State.PENDING:
@@ -400,7 +405,7 @@ def dispute_proposal(
     proposal.state = Proposal.State.DISPUTED
     proposal.disputed_by, proposal.disputed_seat = seat.entry, seat.position
     proposal.alternative = alternative
-    with_history_user(proposal, None, f"disputed by {named(seat)}").save()
+    with_history_user(proposal, None, st.stored(st.DISPUTED, **named(seat))).save()
     touch_table(table)
     return proposal
 

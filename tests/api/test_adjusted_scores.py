@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.stored_texts.words import reason_words
 from tests.api.conftest import hand_url
 from tests.api.test_incomplete_sets import body, sender
 from tests.fixtures import make_entries, make_round
@@ -100,7 +101,10 @@ def test_a_table_marked_at_fault_gets_the_fields_75th_percentile(client, time_ra
     assert "at fault: the field's 75th percentile" in best["adjusted"][0]["text"]
     seat = Seat.objects.get(round__number=1, table__number=2, position=1)
     latest = seat.history.latest("history_id")
-    assert (latest.history_change_reason, latest.history_user) == ("at fault: slow play", alice)
+    assert (reason_words(latest.history_change_reason), latest.history_user) == (
+        "at fault: slow play",
+        alice,
+    )
     # Cleared: the field's mean again.
     cleared = client("post", TABLE_2 + "at-fault/", {"seats": []}).json()
     assert {a["score"] for a in cleared["adjusted"]} == {17}
@@ -189,7 +193,7 @@ def test_long_reasons_are_kept_whole(client, time_ran_out, root, api):
     marked = client("post", TABLE_2 + "at-fault/", {"seats": [1], "reason": why})
     assert marked.status_code == 200
     seat = Seat.objects.get(round__number=1, table__number=2, position=1)
-    kept = seat.history.latest("history_id").history_change_reason
+    kept = reason_words(seat.history.latest("history_id").history_change_reason)
     assert kept == "at fault: " + why.strip() and len(kept) > 200
     assert client("post", EVENT + "finish/").status_code == 200
     long = "x" * 280

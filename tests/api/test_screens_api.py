@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from core import services
 from tests.fixtures import make_event, make_round
-from tournaments.models import Announcement, Round, RoundClock
+from tournaments.models import DEFAULT_TIME_RULE, Announcement, Round, RoundClock
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def test_anyone_reads_a_rounds_clock_in_the_contracts_names(api, two_tables):
     assert {"state", "ends_at", "remaining_s", "tables"} <= set(body)
     assert body["state"] == "stopped" and body["ends_at"] is None
     assert body["remaining_s"] == 90 * 60 and body["minutes"] == 90
-    assert body["time_rule"] == two_tables.time_rule
+    assert body["time_rule"] == two_tables.time_rule_text == DEFAULT_TIME_RULE
     assert [(t["number"], t["extra_s"]) for t in body["tables"]] == [(1, 0), (2, 0)]
 
 

@@ -14,6 +14,7 @@ from core import services
 from core.errors import InvalidInput, ProposalChanged, StaleVersion, StateConflict
 from core.hands.history import hand_history
 from core.hands.selectors import hand_at
+from core.stored_texts.words import reason_words
 from core.table_entry.decide import record_proposal
 from core.table_entry.settled import LATELY, settled_lately
 from game.rules import HandEntry
@@ -47,7 +48,8 @@ def dispute(w, codes, seat: int, entry: HandEntry | None = None, number: int = 1
 
 
 def reasons(proposal: Proposal) -> list[str]:
-    return [h.history_change_reason for h in proposal.history.order_by("history_date")]
+    history = proposal.history.order_by("history_date")
+    return [reason_words(h.history_change_reason) for h in history]
 
 
 # --- the disputing player's own version ---------------------------------------------------

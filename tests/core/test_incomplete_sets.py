@@ -12,6 +12,7 @@ from django.core.management import call_command
 
 from core import selectors, services
 from core.errors import InvalidInput, StateConflict
+from core.stored_texts.words import reason_words
 from scoring.models import AdjustedScore, Standing
 from tests.fixtures import hand_at, make_entries, make_event, make_round, play
 from tournaments.models import Event, Round, Seat
@@ -116,7 +117,7 @@ def test_a_forced_close_leaves_the_event_running_and_is_recorded(forced):
     assert (round_.status, round_.forced_close) == ("closed", True)
     assert event.status == Event.Status.RUNNING  # it used to finish by itself
     latest = round_.history.latest("history_id")
-    assert latest.history_change_reason == "forced: 2 tables with hands missing"
+    assert reason_words(latest.history_change_reason) == "forced: 2 tables with hands missing"
 
 
 def test_a_forced_close_scores_the_hands_unplayed_at_the_fields_mean(forced):
@@ -166,7 +167,10 @@ def test_a_forced_round_can_be_reopened_finished_and_closed_again(forced, alice)
     round_.refresh_from_db()
     assert (round_.status, round_.forced_close, round_.closed_at) == ("published", False, None)
     reopened = round_.history.latest("history_id")
-    assert (reopened.history_change_reason, reopened.history_user) == ("reopened", alice)
+    assert (reason_words(reopened.history_change_reason), reopened.history_user) == (
+        "reopened",
+        alice,
+    )
     play(table(round_, 3), range(2, 10), FOUR)
     play(table(round_, 4), range(1, 10), FOUR)
     services.close_round(round=round_, by=alice)
@@ -196,7 +200,9 @@ def test_reopening_a_round_discards_the_next_rounds_draft(forced, alice):
     assert list(event.rounds.values_list("number", "status")) == [(1, "published")]
     gone = Seat.history.filter(id__in=seats, history_type="-")
     assert gone.count() == len(seats) == 16
-    assert {h.history_change_reason for h in gone} == {"discarded: round 1 was reopened"}
+    assert {reason_words(h.history_change_reason) for h in gone} == {
+        "discarded: round 1 was reopened"
+    }
     assert {h.history_user for h in gone} == {alice}
 
 
@@ -218,7 +224,11 @@ def test_the_event_finishes_only_when_the_director_says_so(forced):
     event.refresh_from_db()
     assert event.status == Event.Status.RUNNING
     assert event.results_changed_at is not None
-    assert event.results_changed_reason == "Round 1 reopened: table 3's hand 1 was added up wrong"
+    assert (event.results_changed_round, event.results_changed_reason) == (
+        1,
+        "table 3's hand 1 was added up wrong",
+    )
+    assert event.results_changed_text == "Round 1 reopened: table 3's hand 1 was added up wrong"
     assert selectors.standings_after(event).final is False
 
 

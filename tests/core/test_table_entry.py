@@ -9,6 +9,7 @@ import pytest
 from core import selectors, services
 from core.errors import Forbidden, HandRejected, Missing, StateConflict, TooManyAttempts
 from core.hands.selectors import hand_at
+from core.stored_texts.words import reason_words
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import Hand, Proposal
 from tests.fixtures import codes_of, hand, make_world
@@ -51,7 +52,8 @@ def seat_names(w) -> dict[int, str]:
 
 
 def reasons(proposal: Proposal) -> list[str]:
-    return [h.history_change_reason for h in proposal.history.order_by("history_date")]
+    history = proposal.history.order_by("history_date")
+    return [reason_words(h.history_change_reason) for h in history]
 
 
 # --- entering and confirming -------------------------------------------------------------

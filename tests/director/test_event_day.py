@@ -11,6 +11,7 @@ import pytest
 
 from core import services
 from core.errors import InvalidInput, StateConflict
+from core.stored_texts.words import reason_words
 from tests.fixtures import make_entries, make_event, make_round, play
 from tests.html import signed_in
 from tournaments.models import Entry, Event, Player, Round, Seat
@@ -191,10 +192,11 @@ def test_a_substitute_takes_a_no_shows_seed_and_seat_in_a_draft(w, director):
     assert (no_show.status, no_show.seed_number) == ("withdrawn", None)
     assert (sub.status, sub.seed_number) == ("active", 3)
     seat = Seat.objects.get(round=round_, entry=sub)
-    assert seat.history.latest().history_change_reason == (
+    assert reason_words(seat.history.latest().history_change_reason) == (
         f"Sub Stitute replaces {no_show.player.name}"
     )
-    assert no_show.history.latest().history_change_reason == "no-show, replaced by Sub Stitute"
+    no_show_reason = no_show.history.latest().history_change_reason
+    assert reason_words(no_show_reason) == "no-show, replaced by Sub Stitute"
     round_.refresh_from_db()
     assert round_.quality["repeat_meetings"] == 0  # the report is made again with the sub
 

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from core import services
+from core.stored_texts.words import reason_words
 from tests.fixtures import make_world, play
 from tests.html import HTMX, Page, row, signed_in
 from tournaments.models import Entry, Event, Round, Seat, Table
@@ -124,7 +125,7 @@ def test_a_forced_close_is_marked_and_the_round_can_be_reopened_with_history(w3)
     round_ = Round.objects.get(pk=w3.round.pk)
     assert (round_.status, round_.forced_close) == ("published", False)
     reason = round_.history.latest("history_id")
-    assert (reason.history_change_reason, reason.history_user) == (
+    assert (reason_words(reason.history_change_reason), reason.history_user) == (
         "reopened: table 2 found its sheet",
         w3.alice,
     )

@@ -11,6 +11,7 @@ import pytest
 from core import services
 from core.errors import InvalidInput, StateConflict
 from core.hands.services import CORRECTION_REASON_MAX
+from core.stored_texts.words import reason_words
 from scoring.models import Hand, HandScore
 from tests.fixtures import hand
 from tests.html import signed_in
@@ -53,7 +54,7 @@ def test_restoring_a_version_records_it_again_with_the_reason(corrected, directo
     assert latest.version == 4 and latest.went_out.position == 1
     record = latest.history.latest()
     assert record.history_user == w.alice
-    assert record.history_change_reason == "restored version 1: the sheet was misread"
+    assert reason_words(record.history_change_reason) == "restored version 1: the sheet was misread"
     page = response.content.decode()
     assert "Reason: <q>restored version 1: the sheet was misread</q>" in page
 
@@ -131,7 +132,7 @@ def test_the_longest_reason_allowed_is_kept_whole_with_its_restored_version(corr
         w.hand_url(1, rest="restore/"), {"version": "1", "current": "3", "reason": reason}
     )
     record = Hand.objects.get(table=w.table, number=1).history.latest()
-    assert record.history_change_reason == f"restored version 1: {reason}"
-    assert {s.history_change_reason for s in HandScore.history.filter(hand_id=record.id)} >= {
-        f"restored version 1: {reason}"
-    }
+    assert reason_words(record.history_change_reason) == f"restored version 1: {reason}"
+    kept = HandScore.history.filter(hand_id=record.id)
+    restored = f"restored version 1: {reason}"
+    assert {reason_words(s.history_change_reason) for s in kept} >= {restored}

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from tests.director import test_dashboard
 from tests.html import Page, signed_in
-from tournaments.models import Announcement, Round, RoundClock
+from tournaments.models import DEFAULT_TIME_RULE, Announcement, Round, RoundClock
 
 pytestmark = pytest.mark.django_db
 
@@ -123,7 +123,7 @@ def test_only_the_events_directors_use_the_panel(w):
 
 def test_the_rule_at_time_is_written_from_the_panel(w, director):
     page = Page(director.get(w.url()).content)
-    assert page.attrs("time-rule")["value"] == w.event.time_rule
+    assert page.attrs("time-rule")["value"] == w.event.time_rule_text == DEFAULT_TIME_RULE
     rule = {"time_rule": " Stop when  time is called. "}
     saved = director.post(w.url("time-rule/"), rule, follow=True)
     assert flashes(saved) == ["At time, the screens now say: “Stop when time is called.”."]

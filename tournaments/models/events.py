@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy, gettext_noop, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 from game.cards import Deck
@@ -35,7 +35,9 @@ def default_table_points() -> list[int]:
     return list(DEFAULT_TABLE_POINTS)
 
 
-DEFAULT_TIME_RULE = "At time, the hand in play is finished; no new hand is started."
+# An event's rule at time unless its director writes their own (`time_rule` None),
+# worded in the reader's language when shown.
+DEFAULT_TIME_RULE = gettext_noop("At time, the hand in play is finished; no new hand is started.")
 
 
 def default_tiebreaks() -> list[str]:
@@ -225,9 +227,13 @@ class Event(models.Model):
             "A round's time on the clock unless the director starts it with another."
         ),
     )
-    time_rule = models.CharField(
+    # None: the default rule, worded for each reader (`time_rule_text`); "": no rule
+    # shown; else the director's own words, shown as written. Two empty values that
+    # mean two things, hence null on a text column.
+    time_rule = models.CharField(  # noqa: DJ001
         max_length=300,
-        default=DEFAULT_TIME_RULE,
+        null=True,
+        default=None,
         blank=True,
         help_text=gettext_lazy(
             "What happens when a round's time runs out: shown on the screens at time."
@@ -248,9 +254,11 @@ class Event(models.Model):
     # Grows with every change the venue screens show besides the standings (the clock,
     # announcements, the field, the settings); pages and caches key on it too.
     screen_version = models.PositiveIntegerField(default=0)
-    # A finished event's results changed: a round was reopened by its director, when
-    # and why (the event's page says so).
+    # A finished event's results changed: a round was reopened by its director, when,
+    # which round and the director's reason (the event's page says so:
+    # `results_changed_text`).
     results_changed_at = models.DateTimeField(null=True, blank=True)
+    results_changed_round = models.PositiveSmallIntegerField(null=True, blank=True)
     results_changed_reason = models.CharField(max_length=300, blank=True, default="")
     # A leg's final places as its series last counted them, [player, place, shared]
     # (null: never counted): kept while a reopened leg is being corrected, so nobody
@@ -310,6 +318,23 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def time_rule_text(self) -> str:
+        """The rule at time as the screens show it, in the reader's language when it is
+        the default ("" when the director chose to show none)."""
+        return gettext(DEFAULT_TIME_RULE) if self.time_rule is None else self.time_rule
+
+    @property
+    def results_changed_text(self) -> str:
+        """Which round was reopened and why, in the reader's language (the director's
+        reason as written); a text stored otherwise, as it is."""
+        if self.results_changed_round is None:
+            return self.results_changed_reason
+        return gettext("Round %(round)s reopened: %(reason)s") % {
+            "round": self.results_changed_round,
+            "reason": self.results_changed_reason,
+        }
 
     @property
     def draw_commitment(self) -> str:
