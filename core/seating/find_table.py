@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+from reportlab.platypus import Flowable, Spacer
 
 from core.entries.selectors import namesakes_of
 from core.pdf import (
@@ -17,11 +17,13 @@ from core.pdf import (
     HEAD,
     MARGIN,
     TITLE,
+    Table,
     document,
     draft_note,
     markup,
     paper_size,
 )
+from core.pdf.direction import Paragraph
 from game.collation import sort_key
 from tournaments.models import Event, Round, Seat
 

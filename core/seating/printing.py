@@ -9,16 +9,7 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER
 from reportlab.lib.pagesizes import landscape
 from reportlab.lib.units import mm
-from reportlab.platypus import (
-    Flowable,
-    KeepInFrame,
-    KeepTogether,
-    PageBreak,
-    Paragraph,
-    Spacer,
-    Table,
-    TableStyle,
-)
+from reportlab.platypus import Flowable, KeepInFrame, KeepTogether, PageBreak, Spacer, TableStyle
 
 from core.entries.selectors import label_players, namesakes_of
 from core.events.selectors import round_with_seating
@@ -35,13 +26,16 @@ from core.pdf import (
     TITLE,
     CheckBox,
     QRCode,
+    Table,
     document,
     draft_note,
+    fitting,
     markup,
     paper_size,
     style,
     table_url,
 )
+from core.pdf.direction import Paragraph, Verbatim
 from tournaments.models import Event, Round, Seat
 from tournaments.models import Table as GameTable
 
@@ -146,10 +140,12 @@ def table_card(
         if seat.first_dealer
     ]
     if rows:
+        labels = [_("Seat %(seat)s") % {"seat": seat.position} for seat in seats]
+        place = fitting(labels, CARD_SEAT_BOLD, 32 * mm, whole=True)
         card.append(
             Table(
                 rows,
-                colWidths=[32 * mm, width - 32 * mm - 45 * mm, 45 * mm],
+                colWidths=[place, width - place - 45 * mm, 45 * mm],
                 style=TableStyle(commands),
             )
         )
@@ -169,6 +165,9 @@ def table_card(
 
 
 # --- score sheets ------------------------------------------------------------------
+
+EVENT_LINE = style("event", size=11)
+URL = style("url", size=6, alignment=TA_CENTER)
 
 
 def score_sheets_pdf(
@@ -196,7 +195,7 @@ def score_sheets_pdf(
             story.append(PageBreak())
         url = table_url(base_url, event, round_.number, table.number)
         heading = [
-            Paragraph(markup(event.name), style("event", size=11)),
+            Paragraph(markup(event.name), EVENT_LINE),
             Paragraph(
                 markup(
                     _("Round %(round)s - Table %(table)s")
@@ -224,7 +223,7 @@ def score_sheets_pdf(
             heading.append(Paragraph(f"<b>{markup(note)}</b>", BODY))
         qr_cell = [
             QRCode(url, qr_size),
-            Paragraph(markup(url), style("url", size=6, alignment=TA_CENTER)),
+            Verbatim(markup(url, as_written=True), URL),
         ]
         top = Table(
             [[heading, qr_cell]],
@@ -270,14 +269,17 @@ def score_grid(ruleset, seats: list[Seat], width: float, *, doubles: bool) -> Ta
     down and out (where the event's agreed rules double on one: `doubles`) and penalties
     to fill in; a totals row."""
     down_and_out = doubles
-    lead = [9 * mm, 35 * mm, 11 * mm]
-    tail = [11 * mm] + ([10 * mm] if down_and_out else []) + [23 * mm]
-    seat_width = (width - sum(lead) - sum(tail)) / max(len(seats), 1)
-    header = [
-        Paragraph(markup(_("Hand")), HEAD),
-        Paragraph(markup(_("Contract")), HEAD),
-        Paragraph(markup(_("Cards dealt")), HEAD),
+    lead_words = [_("Hand"), _("Contract"), _("Cards dealt")]
+    tail_words = [_("Out (seat)"), *([_("D&O")] if down_and_out else []), _("Penalties")]
+    least = [9 * mm, 35 * mm, 11 * mm, 11 * mm, *([10 * mm] if down_and_out else []), 23 * mm]
+    # A column as wide as its heading's longest word needs (Russian, Persian words).
+    fixed = [
+        fitting([words], HEAD, at_least, padding=6)
+        for words, at_least in zip([*lead_words, *tail_words], least, strict=True)
     ]
+    lead, tail = fixed[:3], fixed[3:]
+    seat_width = (width - sum(lead) - sum(tail)) / max(len(seats), 1)
+    header = [Paragraph(markup(words), HEAD) for words in lead_words]
     for seat in seats:
         dealer = f"<br/><i>{markup(_('deals first'))}</i>" if seat.first_dealer else ""
         place = markup(_("Seat %(seat)s") % {"seat": seat.position})
@@ -287,17 +289,14 @@ def score_grid(ruleset, seats: list[Seat], width: float, *, doubles: bool) -> Ta
                 SEAT_HEAD,
             )
         )
-    header.append(Paragraph(markup(_("Out (seat)")), HEAD))
-    if down_and_out:
-        header.append(Paragraph(markup(_("D&O")), HEAD))
-    header.append(Paragraph(markup(_("Penalties")), HEAD))
+    header += [Paragraph(markup(words), HEAD) for words in tail_words]
     rows = [header]
     for spec in ruleset.hands:
         rows.append(
             [
-                Paragraph(f"<b>{spec.number}</b>", CELL),
+                Paragraph(f"<b>{markup(str(spec.number))}</b>", CELL),
                 Paragraph(markup(spec.contract), CELL),
-                Paragraph(str(spec.cards_dealt), CELL),
+                Paragraph(markup(str(spec.cards_dealt)), CELL),
                 *[""] * len(seats),
                 "",
                 *([CheckBox(4 * mm)] if down_and_out else []),
@@ -358,6 +357,10 @@ def signatures(seats: list[Seat], width: float) -> Flowable:
         widths.append((width - gap * (count - 1)) / count)
     commands = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0)]
     commands += [("LINEABOVE", (i, 1), (i, 1), 0.8, colors.black) for i in range(0, len(names), 2)]
-    grid = Table([[""] * len(names), names], colWidths=widths, rowHeights=[12 * mm, None])
-    grid.setStyle(TableStyle(commands))
+    grid = Table(
+        [[""] * len(names), names],
+        colWidths=widths,
+        rowHeights=[12 * mm, None],
+        style=TableStyle(commands),
+    )
     return KeepTogether([label, grid])

@@ -4,11 +4,12 @@ rules that decide them said in words, as the series page says them."""
 
 from __future__ import annotations
 
+from django.template.defaultfilters import floatformat
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+from reportlab.platypus import Flowable, Spacer
 
 from core.pdf import (
     BODY,
@@ -20,11 +21,15 @@ from core.pdf import (
     MARGIN,
     SMALL,
     TITLE,
+    Table,
     document,
+    fitting,
     grid_commands,
+    isolated,
     markup,
     paper_size,
 )
+from core.pdf.direction import Paragraph
 from core.series import selectors as reads
 from tournaments.models import Event, Series
 
@@ -119,7 +124,10 @@ def legs_grid(legs: list[reads.LegRow], width: float) -> Table:
                 Paragraph(markup(leg.words), CELL),
             ]
         )
-    widths = [10 * mm, 28 * mm, None, 50 * mm, 20 * mm]
+    least = [10 * mm, 28 * mm, None, 50 * mm, 20 * mm]
+    widths = [w and fitting([h], HEAD, w) for h, w in zip(headings, least, strict=True)]
+    # A date is one line, however long the language writes it ("1 января 2027 г.").
+    widths[1] = max(widths[1], fitting([row[1] for row in data[1:]], CELL, 0, whole=True))
     fixed = sum(w for w in widths if w)
     return Table(
         data,
@@ -141,7 +149,7 @@ def result_text(result: dict | None) -> str:
 def standings_grid(series: Series, legs: list[Event], rows: list, width: float) -> Table:
     """Rank, player, a column per leg (numbered as in the legs' list), points, prize;
     a rule under the last qualifier."""
-    legs_head = [Paragraph(str(i), HEAD_RIGHT) for i in range(1, len(legs) + 1)]
+    legs_head = [Paragraph(markup(str(i)), HEAD_RIGHT) for i in range(1, len(legs) + 1)]
     points_head = Paragraph(markup(_("Points")), HEAD_RIGHT)
     data = [
         [
@@ -155,21 +163,22 @@ def standings_grid(series: Series, legs: list[Event], rows: list, width: float) 
     cut = None
     for index, row in enumerate(rows, start=1):
         cells = [result_text(result) for result in reads.results_by_leg(row, legs)]
-        name = markup(row.player.name) + (" <b>Q</b>" if row.qualified else "")
+        name = markup(isolated(row.player.name)) + (" <b>Q</b>" if row.qualified else "")
         prize = row.prize.text if row.prize else ""
         data.append(
             [
                 str(row.rank),
                 Paragraph(name, CELL),
                 *cells,
-                f"{row.points:f}".rstrip("0").rstrip("."),
+                floatformat(row.points, "-2"),
                 Paragraph(markup(prize), CELL),
             ]
         )
         if row.rank == series.qualifiers and series.qualifiers < len(rows):
             cut = index
     leg_width = min(16 * mm, (width - 12 * mm - 45 * mm - 16 * mm - 40 * mm) / max(len(legs), 1))
-    widths = [12 * mm, None, *([leg_width] * len(legs)), 16 * mm, 40 * mm]
+    rank, points = fitting([_("Rank")], HEAD, 12 * mm), fitting([_("Points")], HEAD, 16 * mm)
+    widths = [rank, None, *([leg_width] * len(legs)), points, 40 * mm]
     fixed = sum(w for w in widths if w)
     commands = grid_commands()
     commands += [("ALIGN", (2, 1), (-2, -1), "RIGHT")]

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.template.defaultfilters import floatformat
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table
+from reportlab.platypus import Flowable, Spacer
 
 from core.pdf import (
     BODY,
@@ -18,13 +19,18 @@ from core.pdf import (
     HEADING,
     MARGIN,
     TITLE,
+    Table,
     document,
+    fitting,
     grid_commands,
+    isolated,
     markup,
     paper_size,
 )
+from core.pdf.direction import Paragraph
 from core.standings.prizes import event_prize_winners
 from core.standings.selectors import StandingRow, standings_after
+from core.words import translated
 from tournaments.models import Event
 
 # --- results -----------------------------------------------------------------------
@@ -45,8 +51,9 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
         footer=_("%(event)s - results - printed %(time)s") % {"event": event.name, "time": stamp},
     )
     story: list[Flowable] = [Paragraph(markup(event.name), TITLE)]
-    details = [event.venue, formats.date_format(event.starts_on) if event.starts_on else ""]
-    details.append(event.rules.name)
+    details = [isolated(event.venue) if event.venue else ""]
+    details.append(formats.date_format(event.starts_on) if event.starts_on else "")
+    details.append(translated(event.rules.name))
     details.append(event.get_format_display())
     story.append(Paragraph(markup(" - ".join(d for d in details if d)), BODY))
     story.append(Spacer(1, 4 * mm))
@@ -70,7 +77,7 @@ def results_pdf(*, event: Event, paper: str | None = None) -> bytes:
             shown = {row.player.id: row.name for row in standings.rows}
             for winner in winners:
                 name = shown.get(winner.player_id, winner.name)
-                line = f"{winner.rank}. {name}: {winner.text}"
+                line = f"{winner.rank}. {isolated(name)}: {winner.text}"
                 story.append(Paragraph(markup(line), BODY))
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
     return buffer.getvalue()
@@ -87,6 +94,8 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
     columns += [(_("Sets"), 11 * mm, True), (_("Hands won"), 16 * mm, True)]
     if knockout:
         columns.append((_("Status"), 22 * mm, False))
+    # A column as wide as its heading's longest word needs (Russian, Persian words).
+    columns = [(name, w and fitting([name], HEAD, w), number) for name, w, number in columns]
     fixed = sum(w for _name, w, _number in columns if w)
     widths = [w if w else width - fixed for _name, w, _number in columns]
     data = [
@@ -118,7 +127,7 @@ def results_grid(event: Event, rows: Sequence[StandingRow], width: float) -> Tab
             "-" if absent else str(row.points),
         ]
         if table_points:
-            line.append("-" if absent else f"{row.table_points:g}")
+            line.append("-" if absent else floatformat(row.table_points, "-2"))
         line += ["-", "-"] if absent else [str(row.sets_played), str(row.hands_won)]
         if knockout:
             line.append(row.status_text)

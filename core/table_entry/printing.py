@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Spacer, TableStyle
 
 from core.pdf import (
     BOLD,
@@ -16,13 +16,16 @@ from core.pdf import (
     HEADING,
     MARGIN,
     QRCode,
+    Table,
     document,
     find_table_url,
     markup,
+    markup_keeping,
     paper_size,
     style,
     table_entry_url,
 )
+from core.pdf.direction import Paragraph, Verbatim
 from core.table_entry.codes import shown
 from core.table_entry.selectors import round_codes
 from tournaments.models import Event, Round
@@ -75,16 +78,18 @@ def player_slips_pdf(
         page = slips[start : start + COLUMNS * ROWS]
         rows = [page[i : i + COLUMNS] for i in range(0, len(page), COLUMNS)]
         rows[-1] += [""] * (COLUMNS - len(rows[-1]))
-        grid = Table(rows, colWidths=[width] * COLUMNS, rowHeights=[height] * len(rows))
-        grid.setStyle(
-            TableStyle(
+        grid = Table(
+            rows,
+            colWidths=[width] * COLUMNS,
+            rowHeights=[height] * len(rows),
+            style=TableStyle(
                 [
                     ("GRID", (0, 0), (-1, -1), 0.5, colors.HexColor("#888888"), None, (3, 3)),
                     ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
                     ("LEFTPADDING", (0, 0), (-1, -1), 0),
                     ("RIGHTPADDING", (0, 0), (-1, -1), 0),
                 ]
-            )
+            ),
         )
         story += [grid, Spacer(1, 1)]
     doc.build(story, onFirstPage=on_page, onLaterPages=on_page)
@@ -126,8 +131,8 @@ def slip(
         Paragraph(markup(seat.name), SLIP_NAME),
         Spacer(1, 1.5 * mm),
         Paragraph(markup(_("Your code for this round")), SLIP_LABEL),
-        Paragraph(shown(seat.code), SLIP_CODE),
-        Paragraph(markup(slip_hint(event, typed)), SLIP_HINT),
+        Verbatim(markup(shown(seat.code), as_written=True), SLIP_CODE),
+        Paragraph(markup_keeping(slip_hint(event, typed), typed), SLIP_HINT),
     ]
     inner = Table(
         [[text, QRCode(url, qr_size)]],

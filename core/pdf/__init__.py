@@ -4,26 +4,27 @@ show), the styles, the page footer, QR codes and tick boxes.
 Drawn with ReportLab in DejaVu Sans, shipped in core/fonts/ with its licence and
 embedded in every PDF (only the letters used): names print as they are written, in
 Latin with every accent, Cyrillic, Greek, and Arabic script with the Persian letters,
-joined and right to left (arabic-reshaper and python-bidi). A letter the font lacks
-prints without its accent, or as '?'. A QR code (made with segno) is drawn as vector
-squares, sharp at any size.
+joined (arabic-reshaper) and right to left (`core.pdf.direction`). A letter the font
+lacks prints without its accent, or as '?'. A paper speaks the active language: in
+Persian its digits are Persian (never in an address or a player's code) and it is laid
+out right to left. A QR code (made with segno) is drawn as vector squares, sharp at
+any size.
 """
 
 from __future__ import annotations
 
 import io
-import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from xml.sax.saxutils import escape
 
 import arabic_reshaper
 import segno
-from bidi import get_display
 from django.conf import settings
 from django.http import HttpRequest
 from django.urls import NoReverseMatch, reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
@@ -36,12 +37,20 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, SimpleDocTemplate
 
 from core.errors import Missing
+from core.pdf.direction import (
+    RIGHT_TO_LEFT,
+    MirroredTable,
+    paper_direction,
+    right_to_left,
+    seen,
+)
 from core.site.selectors import site_url
+from core.words import translated
 from tournaments.models import Event, Round
 
 PAPER = {"letter": letter, "a4": A4}
 DEFAULT_BASE_URL = "http://127.0.0.1:8000"
-FONTS = Path(__file__).resolve().parent / "fonts"
+FONTS = Path(__file__).resolve().parents[1] / "fonts"
 FONT = "KalookiSans"
 BOLD = "KalookiSans-Bold"
 pdfmetrics.registerFont(TTFont(FONT, FONTS / "DejaVuSans.ttf"))
@@ -112,15 +121,25 @@ def find_table_url(base_url: str, event: Event) -> str:
 GLYPHS = frozenset(pdfmetrics.getFont(FONT).face.charToGlyph) & frozenset(
     pdfmetrics.getFont(BOLD).face.charToGlyph
 )
-# Letters written right to left (Hebrew, Arabic and their presentation forms).
-RIGHT_TO_LEFT = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+# The digits a language writes, where they are not 0-9 (as its pages show them).
+DIGITS = {"fa": str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")}
+# Zero-width letters of one direction: after an address in a right-to-left line (so its
+# closing slash stays at its end), around a name written the other way (`isolated`).
+LEFT_TO_RIGHT_MARK = "\u200e"
+RIGHT_TO_LEFT_MARK = "\u200f"
 
 
-def printable(text: str) -> str:
-    """Text as the font draws it: Arabic script joined and in the order it is seen
-    (right to left), a letter the font lacks without its accent, or '?'."""
+def as_read(text: str, *, as_written: bool = False) -> str:
+    """Text in the order it is read, as the font draws it: words the game said in the
+    active language, Arabic script joined, the language's digits (unless `as_written`:
+    an address, a code), a letter the font lacks without its accent, or '?'."""
+    text = translated(text)
+    if not as_written:
+        digits = DIGITS.get((get_language() or "").split("-")[0])
+        if digits:
+            text = text.translate(digits)
     if RIGHT_TO_LEFT.search(text):
-        text = get_display(arabic_reshaper.reshape(text))
+        text = arabic_reshaper.reshape(text)
     out = []
     for char in text:
         if ord(char) in GLYPHS or char in "\n\t":
@@ -133,9 +152,37 @@ def printable(text: str) -> str:
     return "".join(out)
 
 
-def markup(text: str) -> str:
-    """Plain text made safe for a Paragraph (which reads a little XML)."""
-    return escape(printable(text))
+def printable(text: str, *, as_written: bool = False) -> str:
+    """Text as drawn straight onto the page (a line, or lines apart): `as_read`, each
+    line in the order it is seen in the paper's direction."""
+    direction = paper_direction()
+    lines = as_read(text, as_written=as_written).split("\n")
+    return "\n".join(seen(line, direction) for line in lines)
+
+
+def markup(text: str, *, as_written: bool = False) -> str:
+    """Text for a Paragraph (which reads a little XML, and puts it in the order it is
+    seen line by line): `as_read`, made safe."""
+    return escape(as_read(text, as_written=as_written))
+
+
+def markup_keeping(text: str, kept: str) -> str:
+    """`markup(text)`, where `kept` (an address) is in it as written."""
+    before, found, after = text.partition(kept)
+    if not found:
+        return markup(text)
+    mark = LEFT_TO_RIGHT_MARK if right_to_left() else ""
+    return markup(before) + markup(kept, as_written=True) + mark + markup(after)
+
+
+class Table(MirroredTable):
+    """A table of the paper (`core.pdf.direction.MirroredTable`); a cell of plain text
+    or a number drawn as `printable`."""
+
+    def cell(self, value):
+        if isinstance(value, (str, int, float)):
+            return printable(str(value))
+        return value
 
 
 def style(name: str, *, size: float, font: str = FONT, **extra) -> ParagraphStyle:
@@ -151,6 +198,36 @@ HEADING = style("heading", size=16, font=BOLD, spaceAfter=2 * mm)
 TITLE = style("title", size=22, font=BOLD, spaceAfter=3 * mm)
 HEAD = style("head", size=8, font=BOLD, splitLongWords=0)
 HEAD_RIGHT = style("headright", size=8, font=BOLD, splitLongWords=0, alignment=TA_RIGHT)
+
+
+def fitting(
+    texts: Iterable[str],
+    style: ParagraphStyle,
+    least: float,
+    *,
+    whole: bool = False,
+    padding: float = 12,
+) -> float:
+    """A column's width: `least`, or wider where a word of its texts (or a whole text,
+    `whole`) would not fit in `style` with the cell's padding: a heading in a language
+    of longer words."""
+    parts = [p for text in texts for p in ([as_read(text)] if whole else as_read(text).split())]
+    widest = max(
+        (pdfmetrics.stringWidth(p, style.fontName, style.fontSize) for p in parts), default=0
+    )
+    return max(least, widest + padding)
+
+
+def isolated(text: str) -> str:
+    """A name or a venue among other words: where it holds letters written the other
+    way than the paper's, marked on both sides with the paper's direction, so what comes
+    next (a date, a number) is not drawn into its direction."""
+    if right_to_left():
+        if any(unicodedata.bidirectional(char) == "L" for char in text):
+            return f"{RIGHT_TO_LEFT_MARK}{text}{RIGHT_TO_LEFT_MARK}"
+    elif RIGHT_TO_LEFT.search(text):
+        return f"{LEFT_TO_RIGHT_MARK}{text}{LEFT_TO_RIGHT_MARK}"
+    return text
 
 
 def grid_commands() -> list[tuple]:
@@ -216,7 +293,7 @@ def document(
         rightMargin=MARGIN,
         topMargin=MARGIN,
         bottomMargin=MARGIN,
-        title=printable(title),
+        title=title,
         author="Kalooki tournaments",
         creator="Kalooki tournaments",
     )
@@ -230,7 +307,10 @@ def document(
             if footer
             else _("page %(page)s") % {"page": doc.page}
         )
-        canvas.drawRightString(pagesize[0] - MARGIN, MARGIN / 2, text)
+        if right_to_left():
+            canvas.drawString(MARGIN, MARGIN / 2, text)
+        else:
+            canvas.drawRightString(pagesize[0] - MARGIN, MARGIN / 2, text)
         canvas.restoreState()
 
     return doc, buffer, on_page
