@@ -25,6 +25,7 @@ from core.screens.services import screens_changed
 from core.series.services import check_final_format, check_may_be_private, check_prizes
 from core.standings.services import queue_standings_refresh
 from core.stored_texts.words import stored_time_rule
+from core.words import translated
 from game.ranking import check_tiebreaks as check_chain
 from game.rulesets import deal_problem
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round
@@ -127,7 +128,7 @@ def check_tiebreaks(value: Any) -> None:
     try:
         check_chain(value)
     except ValueError as error:
-        raise InvalidInput(str(error), field="tiebreaks") from error
+        raise InvalidInput(translated(error), field="tiebreaks") from error
 
 
 def check_settings(data: Mapping[str, Any]) -> None:
@@ -235,6 +236,7 @@ def check_agreed_rules(event: Event) -> None:
         )
     problem = deal_problem(event.rules, event.deck, event.largest_table)
     if problem is not None:
+        problem = translated(problem)
         raise InvalidInput(
             {
                 "packs": [

@@ -31,6 +31,7 @@ from core.series.services import check_qualification_open
 from core.standings.services import queue_standings_refresh
 from core.stored_texts.words import worded
 from core.table_entry.services import issue_codes
+from core.words import translated
 from game.rulesets import deal_problem
 from tournaments.models import (
     MAX_SEATS,
@@ -202,6 +203,7 @@ def check_table_sizes(round_: Round) -> None:
     largest = max(sizes.values())
     problem = deal_problem(event.rules, event.deck, largest)
     if problem is not None:
+        problem = translated(problem)
         big = [str(t) for t, n in sorted(sizes.items()) if n == largest]
         raise StateConflict(
             _(

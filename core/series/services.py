@@ -29,6 +29,7 @@ from core.locks import for_request
 from core.screens.services import screens_changed
 from core.series.selectors import qualification_frozen
 from core.series.standings import queue_series_refresh
+from core.words import translated
 from game import prizes as game_prizes
 from game import series as game_series
 from scoring.models import Hand
@@ -85,7 +86,8 @@ def check_series(data: Mapping[str, Any], *, series: Series | None = None) -> No
         except ValueError as error:
             # The rules' own words for what is wrong with it (`game.series`).
             raise InvalidInput(
-                _("The points scale %(error)s.") % {"error": error}, field="points_scale"
+                _("The points scale %(error)s.") % {"error": translated(error)},
+                field="points_scale",
             ) from error
     if "prizes" in data:
         check_prizes(data["prizes"])
@@ -297,7 +299,7 @@ def check_prizes(value: Any) -> list[dict]:
     except ValueError as error:
         # The rules' own words for what is wrong with it (`game.prizes`).
         raise InvalidInput(
-            _("The prize table: %(error)s.") % {"error": error}, field="prizes"
+            _("The prize table: %(error)s.") % {"error": translated(error)}, field="prizes"
         ) from error
     return [p.as_dict() for p in table]
 

@@ -9,15 +9,19 @@ from django.test import Client
 from django.utils import translation
 
 from core import selectors, services
-from core.errors import HandRejected, InvalidInput
+from core.errors import HandRejected, InvalidInput, StateConflict
 from core.events.rulesets import check_house_data
+from core.events.services import check_tiebreaks
+from core.series.services import check_prizes, check_series
 from core.standings.selectors import AdjustedHand
 from core.words import translated
 from game import rules
 from game.clock import Clock, ClockConflict
 from game.rules import HandEntry, SeatEntry
 from game.words import joined, say, say_plural
+from tests.fixtures import make_event, make_round
 from tests.public.test_tie_notes_pages import tied  # noqa: F401 (a fixture)
+from tournaments.models import Round
 
 
 def test_words_are_looked_up_in_the_active_language_with_their_values():
@@ -168,4 +172,51 @@ def test_a_hand_refused_by_the_service_speaks_russian(tied):  # noqa: F811
         services.record_hand(table=w.table, number=4, entry=entry)
     assert refused.value.errors == {
         "scores": ["место 2: 0 очков, но 0 может получить только вышедший игрок"]
+    }
+
+
+def test_a_refused_prize_table_and_points_scale_are_worded_in_russian():
+    with translation.override("ru"), pytest.raises(InvalidInput) as prizes:
+        check_prizes([{"place": 1, "amount": "lots"}])
+    assert prizes.value.errors == {
+        "prizes": [
+            "Таблица призов: приз 1: 'lots' — не сумма (пишите её так: 50,000 или J$50,000.00)."
+        ]
+    }
+    with translation.override("ru"), pytest.raises(InvalidInput) as scale:
+        check_series({"points_scale": [100, 120]})
+    assert scale.value.errors == {
+        "points_scale": [
+            "Шкала очков: место 2 получает 120 — больше, чем место 1 (100): худшее место "
+            "никогда не получает больше."
+        ]
+    }
+    with translation.override("en"), pytest.raises(InvalidInput) as english:
+        check_prizes([{"place": 1, "amount": "lots"}])
+    assert english.value.errors["prizes"] == [
+        "The prize table: prize 1: amount 'lots' is not an amount (write it as 50,000 or "
+        "J$50,000.00)."
+    ]
+
+
+def test_refused_tiebreaks_are_worded_in_persian():
+    with translation.override("fa"), pytest.raises(InvalidInput) as refused:
+        check_tiebreaks(["points", "points"])
+    assert refused.value.errors == {
+        "tiebreaks": ["معیارهای تساوی\u200cشکنی که بیش از یک بار آمده\u200cاند: points"]
+    }
+
+
+@pytest.mark.django_db
+def test_a_table_the_deck_cannot_deal_is_refused_in_russian():
+    event = make_event(packs=1, jokers=14, odd_tables="threes")
+    round_ = make_round(event, table_sizes=(5, 4), status=Round.Status.DRAFT)
+    with translation.override("ru"), pytest.raises(StateConflict) as refused:
+        services.publish_round(round=round_)
+    assert refused.value.errors == {
+        "round": [
+            "Колоды не хватит на стол 1 из 5 игроков: в сделке 7 каждому из 5 игроков сдают "
+            "по 14 карт (70), и ещё хотя бы одна карта нужна для запаса, но 1 колода и 14 "
+            "джокеров — это всего 66 карт. Пересадите игрока за меньший стол."
+        ]
     }
