@@ -4,6 +4,7 @@ import os
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
 from core import caching
 from tests.database import migrated_once
@@ -173,6 +174,15 @@ def _empty_cache():
     caching.reset()
     yield
     caching.reset()
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """Every test ends in English: a request leaves its reader's language active in its
+    thread (as Django's own middleware does), and a later test that words something
+    outside a request would otherwise speak it."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -101,9 +101,11 @@ def scoring_rules(series: Series) -> str:
         "scale": scale
     }
     if series.best_of:
-        text += _(" Results in brackets are dropped (not among a player's best %(best)s).") % {
-            "best": series.best_of
-        }
+        text += ngettext(
+            " Results in brackets are dropped (not among a player's best %(best)s).",
+            " Results in brackets are dropped (not among a player's best %(best)s).",
+            series.best_of,
+        ) % {"best": series.best_of}
     return _("%(scoring)s %(ties)s A place marked = was shared. Q: qualified for the final.") % {
         "scoring": text,
         "ties": reads.COUNTBACK_WORDS,

@@ -10,6 +10,7 @@ from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Max, Q, QuerySet
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
@@ -233,8 +234,10 @@ class PrizeLine:
 def prize_text(
     amount: Decimal, item: str, shared_with: tuple[int, ...] = (), currency: str = ""
 ) -> str:
-    """ "J$250.00 and a trophy (shared with place 3)" and the like."""
-    parts = [f"{currency}{amount:,.2f}"] if amount else []
+    """ "J$250.00 and a trophy (shared with place 3)" and the like, the amount written
+    as the reader's language writes money."""
+    money = number_format(amount, decimal_pos=2, use_l10n=True, force_grouping=True)
+    parts = [f"{currency}{money}"] if amount else []
     if item:
         parts.append(item)
     text = _(" and ").join(parts)
