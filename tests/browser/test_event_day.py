@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from core import services
+from core.stored_texts.words import reason_words
 from scoring.models import Hand
 from tests.browser.test_director_sheet import focused_label, open_sheet, sign_in
 from tests.browser.waiting import wait_until
@@ -106,6 +107,6 @@ def test_an_earlier_version_is_restored_with_a_reason(live_server, new_page, eve
     assert "restored version 1: the sheet was misread" in reason
     restored = Hand.objects.get(table=table, number=1)
     assert restored.version == 3 and restored.went_out.position == 1
-    assert restored.history.latest().history_change_reason == (
+    assert reason_words(restored.history.latest().history_change_reason) == (
         "restored version 1: the sheet was misread"
     )

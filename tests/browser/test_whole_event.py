@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from core.common import author_and_reason
+from core.stored_texts.words import reason_words
 from scoring.models import Hand
 from tests.browser.test_director_sheet import sign_in
 from tests.fixtures import make_user
@@ -213,7 +214,9 @@ def test_a_whole_event_from_the_directors_pages(live_server, new_page, tmp_path)
     )
     assert restored.version == 3
     # The copy's history keeps each change's author as text from the archive.
-    reasons = [author_and_reason(h.history_change_reason)[1] for h in restored.history.all()]
+    reasons = [
+        reason_words(author_and_reason(h.history_change_reason)[1]) for h in restored.history.all()
+    ]
     assert "restored version 1: the correction was typed from the wrong sheet" in reasons
     assert author_and_reason(restored.history.get(version=2).history_change_reason)[1] == (
         "seat 2 read from the wrong column"

@@ -4,6 +4,7 @@ database."""
 
 from __future__ import annotations
 
+from core import stored_texts as st
 from core.entries.names import shown_names
 from core.entries.selectors import pair_substitutions
 
@@ -47,8 +48,9 @@ def test_the_same_people_get_the_same_names_whatever_their_order():
     assert shown_names(people) == shown_names(reversed(people))
 
 
-NO_SHOW = "no-show, replaced by Jane Doe"
-SUB = "substitute for Andre Brown"
+# As `core.entries.event_day.substitute_entry` stores them: codes, worded when shown.
+NO_SHOW = st.stored(st.NO_SHOW, name="Jane Doe")
+SUB = st.stored(st.SUBSTITUTE, name="Andre Brown")
 
 
 def test_a_substitute_replaces_the_no_show_whose_row_comes_before_theirs():
