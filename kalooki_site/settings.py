@@ -124,6 +124,8 @@ TEMPLATES = [
             ],
             # {% load live %}: the live pages' timings, read from the settings.
             "libraries": {"live": "kalooki_site.live_tags"},
+            # {{ contract|words }}: the game's words in the reader's language.
+            "builtins": ["kalooki_site.word_tags"],
         },
     },
 ]

@@ -12,6 +12,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
+from django.utils import translation
 
 from core import archive, caching
 from core.archive import export as archive_export
@@ -22,6 +23,8 @@ from core.management.commands.translations import (
     fill,
     placeholders,
 )
+from core.words import translated
+from game.rulesets import get_ruleset
 from kalooki_site.digits import ascii_digits, persian_digits
 from kalooki_site.middleware import read_digits_as_ascii
 from scoring.models import Hand
@@ -228,6 +231,24 @@ def test_a_persian_page_is_right_to_left_and_says_so(client, w):
     english = client.get(f"/events/{w.event.slug}/").content.decode()
     assert '<html lang="en" dir="ltr">' in english
     assert 'value="en" lang="en" dir="ltr" aria-pressed="true">English</button>' in english
+
+
+@pytest.mark.parametrize("language", ["ru", "fa"])
+def test_the_games_words_on_the_pages_are_in_the_readers_language(w, language):
+    """A hand's contract comes from the rules engine (`game.words`): the table's public
+    sheet, the players' entry page and the director's sheet word it for the reader."""
+    contract = get_ruleset(w.event.ruleset).hand(1).contract
+    with translation.override(language):
+        said = translated(contract)
+    assert said != str(contract)
+    for client, path in (
+        (Client(), f"/events/{w.event.slug}/rounds/1/tables/1/"),
+        (signed_in(w.alice), f"/director/{w.event.slug}/rounds/1/tables/1/"),
+    ):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        page = client.get(path).content.decode()
+        assert said in page, path
+        assert str(contract) not in page, path
 
 
 @pytest.mark.parametrize("code", ['<td translate="no">AB12</td>', "<td>AB12</td>"])
