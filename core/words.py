@@ -6,9 +6,26 @@ them again in the language active now."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext
+from collections.abc import Iterable
+
+from django.utils.translation import gettext, ngettext, pgettext
 
 from game.words import Joined, Said
+
+
+def separator(english: str) -> str:
+    """A list's separator in the reader's language: ", " and "; " are Persian's "، "
+    and "؛ "; any other (a space) as it is."""
+    if english == ", ":
+        return pgettext("list separator", ", ")
+    if english == "; ":
+        return pgettext("list separator", "; ")
+    return english
+
+
+def listing(items: Iterable[object], english: str = ", ") -> str:
+    """`items` one after the other, as a list is written in the reader's language."""
+    return separator(english).join(str(item) for item in items)
 
 
 def translated(message: object) -> str:
@@ -19,7 +36,7 @@ def translated(message: object) -> str:
         said = message.args[0] if len(message.args) == 1 else None
         message = said if isinstance(said, (Said, Joined)) else str(message)
     if isinstance(message, Joined):
-        return message.separator.join(translated(part) for part in message.parts)
+        return separator(message.separator).join(translated(part) for part in message.parts)
     if not isinstance(message, Said):
         return str(message)
     params = {

@@ -19,6 +19,7 @@ from core.copies.selectors import copy_of
 from core.entries.selectors import label_entries, label_players, namesakes_of
 from core.selectors import TableProgress
 from core.stored_texts.words import worded
+from core.words import listing
 from director import table_entry
 from director.common import asked, director_event, director_round, refusal
 from director.forms import LeavePointForm, StartRoundForm, TableJumpForm, WithdrawForm
@@ -40,7 +41,7 @@ def pair_words(pair, names: dict[int, str]) -> str:
     shown = [names.get(pid, f"#{pid}") for pid in pair]
     if len(shown) == 2:
         return _("%(first)s and %(second)s") % {"first": shown[0], "second": shown[1]}
-    return ", ".join(shown)
+    return listing(shown)
 
 
 def quality_report(round_: Round, names: dict[int, str]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from core import services
+from core.words import listing
 from director.common import (
     act,
     dashboard_url,
@@ -190,7 +191,7 @@ def mark_at_fault(request: HttpRequest, slug: str, number: int, table: int) -> H
             "Table %(table)s: seat %(seats)s marked at fault for the hands not played.",
             "Table %(table)s: seats %(seats)s marked at fault for the hands not played.",
             len(positions),
-        ) % {"table": table, "seats": ", ".join(map(str, positions))}
+        ) % {"table": table, "seats": listing(positions)}
     else:
         done = _("Table %(table)s: nobody is marked at fault.") % {"table": table}
     return act(

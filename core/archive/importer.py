@@ -49,6 +49,7 @@ from core.events.services import RESERVED_SLUGS
 from core.ratings.services import queue_ratings_refresh
 from core.screens.services import screens_changed
 from core.series.standings import queue_series_refresh
+from core.words import listing
 from tournaments.models import Event, HouseRuleset, Player
 
 # --- import --------------------------------------------------------------------------
@@ -121,7 +122,7 @@ class Imported:
                     "Hands and announcements by users not known here are kept without who "
                     "recorded them: %(users)s."
                 )
-                % {"users": ", ".join(self.authors_unknown)}
+                % {"users": listing(self.authors_unknown)}
             )
         if self.directors_not_granted:
             parts.append(
@@ -129,7 +130,7 @@ class Imported:
                     "The archive's directors (%(users)s) were not made directors here; name "
                     "one with --director."
                 )
-                % {"users": ", ".join(self.directors_not_granted)}
+                % {"users": listing(self.directors_not_granted)}
             )
         return " ".join(parts)
 

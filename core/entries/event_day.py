@@ -19,6 +19,7 @@ from core.screens.services import screens_changed
 from core.seating.services import refresh_quality, reseat_draft_after_entry_change
 from core.series.selectors import final_carry
 from core.standings.services import queue_standings_refresh
+from core.words import listing
 from scoring.models import Hand
 from tournaments.models import Entry, Event, PlayerCode, Round, Seat
 
@@ -69,7 +70,7 @@ def record_check_in(
     if withdrawn:
         raise InvalidInput(
             _("%(names)s withdrew; only active players are checked in.")
-            % {"names": ", ".join(withdrawn)},
+            % {"names": listing(withdrawn)},
             field="players",
         )
     changed = 0

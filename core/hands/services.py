@@ -26,6 +26,7 @@ from core.hands.selectors import HandView, view_of
 from core.locks import for_request
 from core.rounds.tables import check_table_open
 from core.standings.services import queue_standings_refresh
+from core.words import listing
 from game import rules
 from scoring.models import Hand, HandScore, Penalty, Proposal
 from tournaments.models import Event, Seat, Table
@@ -355,7 +356,7 @@ def hand_changed(
 def too_few_left(table: Table, number: int, seats: list[Seat]) -> str:
     """Why a table that lost players cannot play hand `number`."""
     left = [seat for seat in seats if not seat.plays_hand(number)]
-    who = ", ".join(
+    who = listing(
         _("%(name)s (seat %(seat)s) left after hand %(hand)s")
         % {"name": seat.entry.player.name, "seat": seat.position, "hand": seat.left_after_hand}
         for seat in left

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core.errors import InvalidInput, in_reader_language
-from core.words import translated
+from core.words import listing, translated
 from game import rules
 
 # A seat's box: "23" is points; anything else ("JK AS 10H") is the cards held. A dash,
@@ -159,7 +159,7 @@ class HandRowForm:
                     "%(lines)s. Nothing was saved: remove the extra lines (a seat's penalties "
                     "of one kind go on one line)."
                 )
-                % {"most": MAX_PENALTY_SLOTS, "lines": ", ".join(map(str, self.lines_beyond))},
+                % {"most": MAX_PENALTY_SLOTS, "lines": listing(self.lines_beyond)},
                 field="penalties",
             )
         scores = tuple(
@@ -265,7 +265,7 @@ def _say(template: str) -> Wording:
     as %(name)s): %(seat)s is its first seat, %(seats)s them all."""
 
     def wording(problem: rules.Problem, went_out: int | None) -> str:
-        seats = ", ".join(str(s) for s in problem.seats)
+        seats = listing(problem.seats)
         first = problem.seats[0] if problem.seats else ""
         params = {name: in_reader_language(value) for name, value in problem.params.items()}
         return str(template) % {**params, "seat": first, "seats": seats}

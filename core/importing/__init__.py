@@ -36,6 +36,7 @@ from core.importing.reading import (
     parse_row,
     read_rows,
 )
+from core.words import listing
 from tournaments.models import Entry, Event, Player
 
 __all__ = ["MAX_BYTES", "NEW", "apply_import", "build_preview", "parse_choice", "preview_import"]
@@ -99,7 +100,7 @@ class ImportResult:
                 ngettext("%(count)s already entered", "%(count)s already entered", count)
                 % {"count": count}
             )
-        return ", ".join(parts)
+        return listing(parts)
 
 
 # --- checking the rows against the file and the database ---------------------------
@@ -215,7 +216,7 @@ def check_file_duplicates(rows: list[Row]) -> None:
                     % {"line": row.line, "name": row.name, "twin": twin.line}
                 )
             elif earlier:
-                lines = ", ".join(str(other.line) for other in earlier)
+                lines = listing(other.line for other in earlier)
                 if any(normalise_name(o.club) == normalise_name(row.club) for o in earlier):
                     notice = _(
                         "Another %(name)s is on row %(lines)s: both are entered as two players, "

@@ -16,6 +16,7 @@ from django_countries import countries
 
 from core.entries.names import name_key
 from core.errors import InvalidInput
+from core.words import listing
 from tournaments.models import Player
 
 MAX_BYTES = 1_000_000
@@ -225,7 +226,7 @@ def read_rows(text: str) -> tuple[dict[str, int], list[tuple[int, list[str]]], l
             )
         columns[key] = index
     if "name" not in columns:
-        found = ", ".join(repr(t.strip()) for t in header if t.strip()) or _("nothing")
+        found = listing(repr(t.strip()) for t in header if t.strip()) or _("nothing")
         raise InvalidInput(
             _(
                 "The first line must name the columns, one of them 'name' (then 'club', "

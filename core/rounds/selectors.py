@@ -20,6 +20,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+from core.words import listing
 from scoring.models import Hand
 from tournaments.models import Event, Round, Table
 
@@ -42,7 +43,7 @@ def as_ranges(numbers: list[int]) -> str:
             runs[-1].append(n)
         else:
             runs.append([n])
-    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+    return listing(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
 @dataclass

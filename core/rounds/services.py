@@ -31,7 +31,7 @@ from core.series.services import check_qualification_open
 from core.standings.services import queue_standings_refresh
 from core.stored_texts.words import worded
 from core.table_entry.services import issue_codes
-from core.words import translated
+from core.words import listing, translated
 from game.rulesets import deal_problem
 from tournaments.models import (
     MAX_SEATS,
@@ -196,7 +196,7 @@ def check_table_sizes(round_: Round) -> None:
     if wrong:
         raise StateConflict(
             _("Every table needs %(least)s to %(most)s players: %(tables)s.")
-            % {"least": MIN_SEATS, "most": MAX_SEATS, "tables": ", ".join(wrong)},
+            % {"least": MIN_SEATS, "most": MAX_SEATS, "tables": listing(wrong)},
             field="round",
         )
     event = round_.event
@@ -210,7 +210,7 @@ def check_table_sizes(round_: Round) -> None:
                 "The deck cannot deal table %(tables)s of %(size)s: %(problem)s. "
                 "Move a player to a smaller table."
             )
-            % {"tables": ", ".join(big), "size": largest, "problem": problem},
+            % {"tables": listing(big), "size": largest, "problem": problem},
             field="round",
         )
 
@@ -260,7 +260,7 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
     if missing and not force:
         raise StateConflict(
             _("Hands are missing: %(missing)s. Enter them, or close with force.")
-            % {"missing": "; ".join(missing)},
+            % {"missing": listing(missing, "; ")},
             field="force",
         )
     round_.status = Round.Status.CLOSED
@@ -445,7 +445,7 @@ def mark_at_fault(
                 % {
                     "table": table.number,
                     "seat": position,
-                    "seats": ", ".join(map(str, sorted(known))),
+                    "seats": listing(sorted(known)),
                 },
                 field="seats",
             )

@@ -44,6 +44,7 @@ from core.series.services import (
 )
 from core.series.standings import SERIES_STANDINGS, refresh_series_standings
 from core.standings.services import queue_standings_refresh
+from core.words import listing
 from scoring.models import Hand, SeriesStanding
 from tournaments.models import Entry, Event, Player, Series
 
@@ -224,7 +225,7 @@ def create_final(
     reason = " ".join((reason or "").split())
     unfinished = unfinished_legs(series)
     if unfinished and not force:
-        names = ", ".join(leg.name for leg in unfinished)
+        names = listing(leg.name for leg in unfinished)
         raise StateConflict(
             _(
                 "Not every leg is finished: %(names)s. Seed the final once they are, or force "

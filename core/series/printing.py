@@ -31,6 +31,7 @@ from core.pdf import (
 )
 from core.pdf.direction import Paragraph
 from core.series import selectors as reads
+from core.words import listing
 from tournaments.models import Event, Series
 
 
@@ -96,7 +97,7 @@ def summary(series: Series, legs: int) -> str:
 
 
 def scoring_rules(series: Series) -> str:
-    scale = ", ".join(str(points) for points in series.points_scale)
+    scale = listing(series.points_scale)
     text = _("Series points by place in each leg: %(scale)s; places beyond score 0.") % {
         "scale": scale
     }

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from core.errors import Missing
 from core.jobs import SERIES_STANDINGS
+from core.words import listing
 from game import prizes as game_prizes
 from game import series as game_series
 from scoring.models import DerivedState, Hand, SeriesStanding, Standing
@@ -246,7 +247,7 @@ def prize_text(
             "%(prize)s (shared with place %(places)s)",
             "%(prize)s (shared with places %(places)s)",
             len(shared_with),
-        ) % {"prize": text, "places": ", ".join(str(r) for r in shared_with)}
+        ) % {"prize": text, "places": listing(shared_with)}
     return text
 
 

@@ -29,7 +29,7 @@ from core.locks import for_request
 from core.screens.services import screens_changed
 from core.series.selectors import qualification_frozen
 from core.series.standings import queue_series_refresh
-from core.words import translated
+from core.words import listing, translated
 from game import prizes as game_prizes
 from game import series as game_series
 from scoring.models import Hand
@@ -136,7 +136,7 @@ def check_may_be_public(series: Series, *, final: Event | None, lock: bool = Tru
                 "private events: make them public first.",
                 len(private),
             )
-            % {"names": ", ".join(private)},
+            % {"names": listing(private)},
             field="public",
         )
 

@@ -14,7 +14,7 @@ from core.entries.names import shown_names
 from core.entries.selectors import replacements
 from core.errors import Missing
 from core.standings.ties import with_tie_notes
-from core.words import translated
+from core.words import listing, translated
 from game import adjusted, ranking
 from scoring.models import STANDING_FIGURES, Standing
 from tournaments.models import Event, Round
@@ -164,12 +164,12 @@ class StandingRow:
     @property
     def incomplete_text(self) -> str:
         """Every incomplete set in words, '; '-separated ("" when there is none)."""
-        return "; ".join(note.text for note in self.incomplete)
+        return listing((note.text for note in self.incomplete), "; ")
 
     @property
     def adjusted_text(self) -> str:
         """Every adjusted hand in words, '; '-separated ("" when there is none)."""
-        return "; ".join(note.text for note in self.adjusted)
+        return listing((note.text for note in self.adjusted), "; ")
 
     @property
     def name(self) -> str:
@@ -265,7 +265,7 @@ def tables_text(numbers: list[int]) -> str:
     """'table 3' or 'tables 1, 2'."""
     if len(numbers) == 1:
         return _("table %(table)s") % {"table": numbers[0]}
-    return _("tables %(tables)s") % {"tables": ", ".join(str(n) for n in numbers)}
+    return _("tables %(tables)s") % {"tables": listing(numbers)}
 
 
 ROW_FIELDS = (

@@ -110,4 +110,5 @@ def show(value: object) -> str:
 
 
 def listed(seats: Iterable[int]) -> str:
-    return ", ".join(str(seat) for seat in seats)
+    """Seat numbers, comma-separated (the comma said in the reader's language)."""
+    return joined((str(seat) for seat in seats), ", ")
