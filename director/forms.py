@@ -111,7 +111,9 @@ class TableEntryForm(forms.Form):
 class ClockForm(forms.Form):
     """A clock action: the service (and `game.clock`) judge the minutes and the table."""
 
-    action = forms.ChoiceField(choices=[(a, a) for a in ACTIONS])
+    action = forms.ChoiceField(
+        choices=[(a, a) for a in ACTIONS], label=pgettext_lazy("clock", "Action")
+    )
     minutes = forms.IntegerField(required=False, label=gettext_lazy("Minutes"))
     table = forms.IntegerField(
         required=False, min_value=1, max_value=9999, label=gettext_lazy("Table")
@@ -140,14 +142,15 @@ class CheckInForm(forms.Form):
     """The check-in list: the players ticked are present, the others are not; "everyone"
     (the *Everyone is here* button) or "nobody" (*Nobody yet*) ticks or unticks them all."""
 
-    everyone = forms.BooleanField(required=False)
-    nobody = forms.BooleanField(required=False)
+    everyone = forms.BooleanField(required=False, label=gettext_lazy("Everyone is here"))
+    nobody = forms.BooleanField(required=False, label=gettext_lazy("Nobody yet"))
 
     def __init__(self, *args, event: Event, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["present"] = forms.ModelMultipleChoiceField(
             queryset=selectors.entries_by_name(event, Entry.Status.ACTIVE),
             required=False,
+            label=_("Present"),
             error_messages={"invalid_choice": _("Choose active players of this event.")},
         )
 

@@ -159,7 +159,7 @@ class NewSeriesForm(SeriesForm):
 
 
 class EventChoiceForm(forms.Form):
-    event = forms.SlugField(max_length=80)
+    event = forms.SlugField(max_length=80, label=gettext_lazy("Event"))
 
 
 class FinalForm(EventChoiceForm):

@@ -40,7 +40,17 @@ from tournaments.models import Event, HouseRuleset
 
 
 def refuse_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON number")
+    raise ValueError(_("%(name)s is not a JSON number") % {"name": name})
+
+
+def json_problem(error: ValueError) -> str:
+    """Where the JSON stops being JSON, in the reader's language (the parser's own words
+    are English); any other error as it is."""
+    if isinstance(error, json.JSONDecodeError):
+        return _("line %(line)s, column %(column)s") % {"line": error.lineno, "column": error.colno}
+    if isinstance(error, UnicodeDecodeError):
+        return _("not UTF-8 text")
+    return str(error)
 
 
 def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
@@ -53,7 +63,7 @@ def load(raw: bytes | str | Mapping[str, Any]) -> dict[str, Any]:
         except (UnicodeDecodeError, ValueError) as error:
             raise ArchiveError(
                 _("This is not an event archive: it cannot be read as JSON (%(error)s).")
-                % {"error": error}
+                % {"error": json_problem(error)}
             ) from error
         except RecursionError as error:
             raise ArchiveError(

@@ -36,6 +36,7 @@ from core.pdf import (
     table_url,
 )
 from core.pdf.direction import Paragraph, Verbatim
+from core.words import translated
 from tournaments.models import Event, Round, Seat
 from tournaments.models import Table as GameTable
 
@@ -211,7 +212,7 @@ def score_sheets_pdf(
                         ruleset.hand_count,
                     )
                     % {
-                        "ruleset": ruleset.name,
+                        "ruleset": translated(ruleset.name),
                         "count": ruleset.hand_count,
                         "rules": agreed_rules(event),
                     }
