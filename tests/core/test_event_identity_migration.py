@@ -7,28 +7,15 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from game.identity import derived_uid
 from scoring.models import DerivedState
+from tests.migrating import migrate, migrate_to_latest
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = ("tournaments", "0015_prize_currency")
-
-
-def migrate(target: tuple[str, str]):
-    executor = MigrationExecutor(connection)
-    executor.migrate([target])
-    return executor.loader.project_state([target]).apps
-
-
-def migrate_to_latest() -> None:
-    """Every app at its latest migration again, as the other tests need the database."""
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def test_existing_events_get_derived_identities_and_a_doubled_import_counts_once():

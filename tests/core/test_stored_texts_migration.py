@@ -7,13 +7,12 @@ as they are."""
 from __future__ import annotations
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone, translation
 
 from core import stored_texts as st
 from core.stored_texts.words import reason_words
 from scoring.models import Hand
+from tests.migrating import migrate, migrate_to_latest
 from tournaments.models import Event, Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,18 +20,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BEFORE = ("tournaments", "0017_event_language")
 OLD_DEFAULT = "At time, the hand in play is finished; no new hand is started."
 TOO_FEW = "3 players are needed to seat a round; 2 are active"
-
-
-def migrate(target: tuple[str, str]):
-    executor = MigrationExecutor(connection)
-    executor.migrate([target])
-    return executor.loader.project_state([target]).apps
-
-
-def migrate_to_latest() -> None:
-    """Every app at its latest migration again, as the other tests need the database."""
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def history_row(apps, obj, reason: str) -> None:
