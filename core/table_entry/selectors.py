@@ -1,8 +1,6 @@
 """Reads of the players' entries (proposals) at tables: what each would record, who
-entered, confirmed or disputed it, and each table's entries for the director. A fixed
-number of queries whatever the event's size.
-
-A proposal keeps the hand as entered, in the API's shape (`entry_document`); what it
+entered, confirmed or disputed it, and each table's entries for the director, in a
+fixed number of queries whatever the event's size. A proposal keeps the hand as entered, in the API's shape (`entry_document`); what it
 would record is worked out again by the rules engine whenever it is shown, exactly as
 `core.services.record_hand` will work it out once it is confirmed.
 """
