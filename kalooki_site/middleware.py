@@ -15,6 +15,7 @@ from django.shortcuts import redirect
 from django.urls import Resolver404, resolve
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext_lazy
 from django.utils.translation.trans_real import language_code_re, parse_accept_lang_header
 
 from core.caching import event_language as cached_event_language
@@ -24,7 +25,7 @@ from core.locks import busy, is_lock_timeout
 from kalooki_site.digits import ascii_digits, persian_digits
 
 NUL = b"\x00"
-MESSAGE = "The address may not contain NUL characters (%00)."
+MESSAGE = gettext_lazy("The address may not contain a NUL character (written %s).")
 
 
 class RefuseNulMiddleware:
@@ -37,9 +38,12 @@ class RefuseNulMiddleware:
     def __call__(self, request):
         raw = request.META.get("QUERY_STRING", "").encode("latin-1", "replace")
         if NUL in unquote_to_bytes(raw) or "\x00" in request.path:
+            # Before any language is chosen: said in the one the reader asks for.
+            with translation.override(chosen_language(request) or settings.LANGUAGE_CODE):
+                message = str(MESSAGE) % "%00"
             if request.path.startswith("/api/"):
-                return JsonResponse({"detail": MESSAGE}, status=400)
-            return HttpResponse(MESSAGE, status=400, content_type="text/plain; charset=utf-8")
+                return JsonResponse({"detail": message}, status=400)
+            return HttpResponse(message, status=400, content_type="text/plain; charset=utf-8")
         return self.get_response(request)
 
 

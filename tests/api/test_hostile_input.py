@@ -58,6 +58,13 @@ def test_a_nul_character_in_the_address_is_refused(client, url):
     assert client.get(url).status_code == 400
 
 
+def test_the_nul_refusal_speaks_the_readers_language(client):
+    english = client.get("/events/?q=a%00b").content.decode()
+    russian = client.get("/events/?q=a%00b", HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    assert english == "The address may not contain a NUL character (written %00)."
+    assert russian == "Адрес не может содержать символ NUL (записывается как %00)."
+
+
 @pytest.mark.parametrize(
     "query",
     ["limit=9223372036854775808", "offset=9223372036854775808", "limit=5&offset=99999999999"],
