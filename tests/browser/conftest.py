@@ -9,8 +9,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import threading
+import time
 
 import pytest
+from django.core.signals import request_finished, request_started
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
@@ -75,3 +78,37 @@ def new_page(browser):
     for context in contexts:
         context.close()
     assert violations == [], "the Content-Security-Policy blocked something"
+
+
+class Requests:
+    """How many requests the live server is answering now: a page closed at the end of
+    a test may leave one still reading the database in the server's thread."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open = 0
+
+    def started(self, **_kwargs) -> None:
+        with self.lock:
+            self.open += 1
+
+    def finished(self, **_kwargs) -> None:
+        with self.lock:
+            self.open = max(0, self.open - 1)
+
+
+@pytest.fixture(autouse=True)
+def _requests_answered_before_the_flush():
+    """The database is emptied after each browser test only once the live server has
+    answered every request the test's pages sent (a poll in flight holds a read lock on
+    the shared in-memory SQLite database, and the flush would fail on it, leaving the
+    rows for the next test). Torn down after the pages are closed, before the flush."""
+    requests = Requests()
+    request_started.connect(requests.started)
+    request_finished.connect(requests.finished)
+    yield
+    deadline = time.monotonic() + 10
+    while requests.open and time.monotonic() < deadline:
+        time.sleep(0.02)
+    request_started.disconnect(requests.started)
+    request_finished.disconnect(requests.finished)
