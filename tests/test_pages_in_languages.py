@@ -14,6 +14,7 @@ from typing import NamedTuple
 import pytest
 from django.test import Client
 from django.utils import translation
+from django.views.defaults import server_error
 from pypdf import PdfReader
 
 from core import services
@@ -192,3 +193,15 @@ def test_a_list_of_seats_inside_a_problem_takes_the_persian_comma():
     with translation.override("fa"):
         said = [translated(message) for message in listed]
     assert all(", " not in words and "، " in words for words in said), said
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_error_page_of_a_failure_speaks_the_readers_language(rf, language):
+    """Should anything fail, the reader is told so in their language (Django renders
+    500.html without a request context; the middleware's language is still active)."""
+    with translation.override(language):
+        page = server_error(rf.get("/")).content.decode()
+        expected = translation.gettext("Something went wrong")
+    assert expected != "Something went wrong"
+    assert f'<html lang="{language}"' in page and expected in page
+    assert ('dir="rtl"' in page) == (language == "fa")
