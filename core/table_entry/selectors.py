@@ -1,8 +1,9 @@
 """Reads of the players' entries (proposals) at tables: what each would record, who
 entered, confirmed or disputed it, and each table's entries for the director, in a
-fixed number of queries whatever the event's size. A proposal keeps the hand as entered, in the API's shape (`entry_document`); what it
-would record is worked out again by the rules engine whenever it is shown, exactly as
-`core.services.record_hand` will work it out once it is confirmed.
+fixed number of queries whatever the event's size. A proposal keeps the hand as
+entered, in the API's shape (`entry_document`); what it would record is worked out
+again by the rules engine whenever shown, as `core.services.record_hand` will once it
+is confirmed.
 """
 
 from __future__ import annotations
