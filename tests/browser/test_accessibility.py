@@ -1,8 +1,8 @@
 """axe-core in Chromium on every page a director, a player or the public sees, at the
 size it is seen at (desktop, phone, projector): no serious or critical violation.
 
-axe-core runs in each page through `tests.browser.axe`. One event is set up for all
-of it (`populated`). A page to check is one line in PUBLIC, PLAYERS or DIRECTOR below:
+axe-core runs in each page through `tests.browser.axe`. One event is set up for each
+walk (`populated`). A page to check is one line in PUBLIC, PLAYERS or DIRECTOR below:
 its name, its address and the size it is seen at. Not here: the pages Django and
 Swagger UI bring (the admin, the password change page in the admin's look, the API's
 docs), which are not the site's own.
@@ -234,7 +234,17 @@ def sign_in(page, base: str) -> None:
     page.wait_for_url(f"{base}/director/")
 
 
-def test_no_page_has_a_serious_or_critical_accessibility_violation(live_server, new_page):
+# Three walks, each on a world of its own, so that parallel runs share them out: the
+# public's pages, the players' (with their table's code) and the director's (signed in).
+WALKS = {
+    "public": (False, PUBLIC),
+    "players": (False, PLAYERS),
+    "director": (True, DIRECTOR),
+}
+
+
+@pytest.mark.parametrize("walk", list(WALKS))
+def test_no_page_has_a_serious_or_critical_accessibility_violation(live_server, new_page, walk):
     values = populated()
     base = live_server.url
     # One browser page per viewport for the visitors (the public, then the players, whose
@@ -256,7 +266,7 @@ def test_no_page_has_a_serious_or_critical_accessibility_violation(live_server, 
         return pages[director, viewport]
 
     problems: list[str] = []
-    for director, listed in ((False, PUBLIC), (False, PLAYERS), (True, DIRECTOR)):
-        for seen in listed:
-            problems += check(page_for(director, seen.viewport), base, seen, values)
+    director, listed = WALKS[walk]
+    for seen in listed:
+        problems += check(page_for(director, seen.viewport), base, seen, values)
     assert not problems, "axe-core found serious or critical violations:\n" + "\n".join(problems)
