@@ -69,18 +69,32 @@ BROWSER_SECONDS = {
 }
 
 
+# Modules whose tests each build a world of their own (no module-wide fixture): their
+# tests are shared out over the lanes one by one, each counting its share of the
+# module's seconds.
+BROWSER_ONE_BY_ONE = frozenset({"test_accessibility"})
+
+
+def lane_unit(item) -> str:
+    """What goes to one lane whole: the test's module, or the test itself."""
+    module = item.module.__name__
+    return item.nodeid if module.rsplit(".", 1)[-1] in BROWSER_ONE_BY_ONE else module
+
+
 def browser_lanes(items) -> dict[str, int]:
-    """Each browser test module's lane (0 to BROWSER_LANES - 1): the longest modules
-    first, each to the lane with the fewest seconds so far."""
+    """Each browser test module's (or test's: `lane_unit`) lane (0 to BROWSER_LANES - 1):
+    the longest first, each to the lane with the fewest seconds so far."""
     counts: dict[str, int] = {}
+    units: dict[str, str] = {}
     for item in items:
         if item.get_closest_marker("browser"):
             name = item.module.__name__
             counts[name] = counts.get(name, 0) + 1
-    seconds = {
-        name: BROWSER_SECONDS.get(name.rsplit(".", 1)[-1], 5 * count)
-        for name, count in counts.items()
-    }
+            units[lane_unit(item)] = name
+    seconds = {}
+    for unit, name in units.items():
+        whole = BROWSER_SECONDS.get(name.rsplit(".", 1)[-1], 5 * counts[name])
+        seconds[unit] = whole / counts[name] if unit != name else whole
     load = [0] * BROWSER_LANES
     lanes = {}
     for name in sorted(seconds, key=lambda n: (-seconds[n], n)):
@@ -102,7 +116,7 @@ def pytest_collection_modifyitems(config, items):
         lanes = browser_lanes(items)
         for item in items:
             if item.get_closest_marker("browser"):
-                lane = lanes[item.module.__name__]
+                lane = lanes[lane_unit(item)]
                 item.add_marker(pytest.mark.xdist_group(f"browser-{lane + 1}"))
             elif shares_a_fixture(item):
                 item.add_marker(pytest.mark.xdist_group(item.module.__name__))
