@@ -24,8 +24,9 @@ def separator(english: str) -> str:
 
 
 def listing(items: Iterable[object], english: str = ", ") -> str:
-    """`items` one after the other, as a list is written in the reader's language."""
-    return separator(english).join(str(item) for item in items)
+    """`items` one after the other, as a list is written in the reader's language (the
+    game's words among them said in it too)."""
+    return separator(english).join(translated(item) for item in items)
 
 
 def translated(message: object) -> str:

@@ -14,7 +14,7 @@ from core.events.rulesets import check_house_data
 from core.events.services import check_tiebreaks
 from core.series.services import check_prizes, check_series
 from core.standings.selectors import AdjustedHand
-from core.words import translated
+from core.words import listing, translated
 from game import rules
 from game.clock import Clock, ClockConflict
 from game.rules import HandEntry, SeatEntry
@@ -32,6 +32,14 @@ def test_words_are_looked_up_in_the_active_language_with_their_values():
         assert translated(said) == "صندلی 3: امتیازی وارد نشده است"
     with translation.override("en"):
         assert translated(said) == said
+
+
+def test_a_list_says_the_games_words_in_it_and_its_separator_in_the_language():
+    said = say("seat %(seat)s: no score entered", seat=3)
+    with translation.override("fa"):
+        assert listing([said, "Ann"]) == "صندلی 3: امتیازی وارد نشده است، Ann"
+    with translation.override("en"):
+        assert listing([said, "Ann"]) == "seat 3: no score entered, Ann"
 
 
 def test_words_within_words_and_plurals_are_translated_too():
