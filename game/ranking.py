@@ -151,6 +151,9 @@ class EntryRecord:
     # Points the entry starts with (a series final's carried-over score): added to its
     # total before any set is played.
     carried: int = 0
+    # The number the entry draws by where it is not `entry`: an event published from a
+    # venue draws by the venue's ids, so the site breaks a tie as the venue does.
+    drawn_as: int | None = None
 
 
 # --- Tiebreaks and the draw ------------------------------------------------------------
@@ -306,7 +309,7 @@ def _tallies(entries: Iterable[EntryRecord], draw_seed: int) -> dict[int, Tally]
             raise TypeError(f"entries must be EntryRecords, not {type(record).__name__}")
         if record.entry in tallies:
             raise ValueError(f"entry {record.entry} is listed more than once")
-        draw = draw_key(record.entry, draw_seed)
+        draw = draw_key(record.entry if record.drawn_as is None else record.drawn_as, draw_seed)
         tallies[record.entry] = Tally(record.entry, record.withdrawn, draw, points=record.carried)
     return tallies
 

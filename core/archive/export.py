@@ -76,17 +76,20 @@ def live_rows(section: Section, event: Event) -> models.QuerySet:
 
 
 class Numbering:
-    """The archive's numbers for one section's source ids: 1, 2, 3... in the given order."""
+    """The archive's numbers for one section's source ids: 1, 2, 3... in the given order
+    (or, `identity`, the source ids themselves: what a venue publishes)."""
 
-    def __init__(self, ids: Iterable[int]):
-        self.numbers = {source: n for n, source in enumerate(ids, start=1)}
+    def __init__(self, ids: Iterable[int], *, identity: bool = False):
+        self.numbers = {source: source if identity else n for n, source in enumerate(ids, 1)}
 
     def __getitem__(self, source: int | None) -> int | None:
         return None if source is None else self.numbers[source]
 
 
-def build_payload(event: Event) -> dict[str, Any]:
-    """The archive's payload for `event`: a fixed number of queries."""
+def build_payload(event: Event, *, identity: bool = False) -> dict[str, Any]:
+    """The archive's payload for `event`: a fixed number of queries. With `identity`,
+    rows keep this database's ids and history rows their own (`history_id`): the state a
+    venue publishes (`core.publishing.state`)."""
     live = {s.name: list(live_rows(s, event)) for s in SECTIONS if s is not PLAYERS}
     history = {s.name: list(history_rows(s, event)) for s in HISTORY_SECTIONS}
     # Every source id a section's rows have or are referred to by.
@@ -110,8 +113,10 @@ def build_payload(event: Event) -> dict[str, Any]:
     # then any that only history names, since deleted from the registry.
     players.sort(key=lambda p: (p.name, p.club, str(p.country), p.created_at, p.pk))
     known = {p.pk for p in players}
-    numbering = {name: Numbering(sorted(ids)) for name, ids in seen.items()}
-    numbering["players"] = Numbering([*(p.pk for p in players), *sorted(seen["players"] - known)])
+    numbering = {name: Numbering(sorted(ids), identity=identity) for name, ids in seen.items()}
+    numbering["players"] = Numbering(
+        [*(p.pk for p in players), *sorted(seen["players"] - known)], identity=identity
+    )
     directors = list(event.directors.all())
     user_ids = {user.pk for user in directors}
     for name, rows in [*live.items(), *history.items()]:
@@ -139,6 +144,8 @@ def build_payload(event: Event) -> dict[str, Any]:
             out[user_field] = usernames.get(getattr(obj, f"{user_field}_id"))
         if section.name == "rounds":
             out["quality"] = renumber_quality(out["quality"], numbering["entries"].numbers)
+        if historical and identity:
+            out["history_id"] = obj.history_id
         if historical:
             out["history_date"] = encode(fields_of.get_field("history_date"), obj.history_date)
             out["history_type"] = obj.history_type

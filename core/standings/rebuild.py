@@ -15,7 +15,7 @@ from core.standings.stored import adjusted_notes, incomplete_notes
 from game import ranking
 from game.adjusted import Adjustment
 from scoring.models import AdjustedScore, Hand, HandScore, Standing
-from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, Round, Seat
+from tournaments.models import PLAYED_ROUND_STATUSES, Entry, Event, PublishedRow, Round, Seat
 
 # --- What a rebuild ranks --------------------------------------------------------------
 
@@ -34,8 +34,20 @@ def latest_closed(event: Event, *, up_to: int) -> Round | None:
 
 
 def entry_records(event: Event) -> list[ranking.EntryRecord]:
+    """The event's entries to rank; an event published here from a venue draws by the
+    venue's ids (`core.publishing`)."""
+    venue_ids = dict(
+        PublishedRow.objects.filter(link__event=event, section="entries").values_list(
+            "site_id", "venue_id"
+        )
+    )
     return [
-        ranking.EntryRecord(entry=pk, withdrawn=status == Entry.Status.WITHDRAWN, carried=carried)
+        ranking.EntryRecord(
+            entry=pk,
+            withdrawn=status == Entry.Status.WITHDRAWN,
+            carried=carried,
+            drawn_as=venue_ids.get(pk),
+        )
         for pk, status, carried in Entry.objects.filter(event=event).values_list(
             "pk", "status", "carried_points"
         )

@@ -13,7 +13,8 @@ rest of the project imports them from here:
 - `rounds`: `Round`, `Table` and `Seat`;
 - `event_day`: players' codes (`PlayerCode`), `RoundClock`, `Announcement`;
 - `series`: `Series`;
-- `site`: `SiteSetting`.
+- `site`: `SiteSetting`;
+- `publishing`: publishing an event from a venue to the site.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ from tournaments.models.events import (
     default_tiebreaks,
 )
 from tournaments.models.players import Entry, Player
+from tournaments.models.publishing import (
+    OutgoingChange,
+    Publication,
+    PublishedRow,
+    PublishingLink,
+)
 from tournaments.models.rounds import (
     MAX_SEATS,
     MIN_SEATS,
@@ -56,8 +63,12 @@ __all__ = [
     "EventStatus",
     "HouseRuleset",
     "OddTables",
+    "OutgoingChange",
     "Player",
     "PlayerCode",
+    "Publication",
+    "PublishedRow",
+    "PublishingLink",
     "Round",
     "RoundClock",
     "Ruleset",
