@@ -13,8 +13,9 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from core import selectors
-from core.errors import NON_FIELD, Missing, ServiceError
+from core.errors import NON_FIELD, Missing, ServiceError, StateConflict
 from core.locks import busy, is_lock_timeout
+from core.publishing.links import read_only_reason
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round
 
 
@@ -66,10 +67,19 @@ class EventScoped:
     # table, authorised by their codes, say False).
     directors_write = True
 
+    # The publishing link's own view: the one write a published event takes here.
+    publishing_link_itself = False
+
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
-        if request.method not in SAFE_METHODS and self.directors_write:
+        if request.method in SAFE_METHODS:
+            return
+        if self.directors_write:
             self.require_director()
+        if not self.publishing_link_itself:
+            reason = read_only_reason(self.event.pk)
+            if reason is not None:
+                raise StateConflict(reason)
 
     @cached_property
     def directs(self) -> bool:

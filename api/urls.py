@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from django.urls import path
 
-from api import events, exports, hands, ratings, rounds, screens, series, standings, table_entry
+from api import (
+    events,
+    exports,
+    hands,
+    publishing,
+    ratings,
+    rounds,
+    screens,
+    series,
+    standings,
+    table_entry,
+)
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
@@ -52,6 +63,14 @@ urlpatterns = [
         name="export-standings",
     ),
     path(event + "exports/hands.csv", exports.HandsCsv.as_view(), name="export-hands"),
+    path(
+        event + "publishing-link/",
+        publishing.PublishingLinkView.as_view(),
+        name="publishing-link",
+    ),
+    path("publishing/", publishing.PublishingStatus.as_view(), name="publishing"),
+    path("publishing/changes/", publishing.PublishingChanges.as_view(), name="publishing-changes"),
+    path("publishing/archive/", publishing.PublishingArchive.as_view(), name="publishing-archive"),
     path("series/", series.SeriesList.as_view(), name="series-list"),
     path("series/<slug:slug>/", series.SeriesDetail.as_view(), name="series"),
     path("series/<slug:slug>/events/", series.SeriesLegs.as_view(), name="series-legs"),

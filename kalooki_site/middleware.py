@@ -8,6 +8,7 @@ import re
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
+from django.contrib import messages
 from django.core.handlers.exception import response_for_exception
 from django.db import OperationalError
 from django.http import Http404, HttpResponse, JsonResponse
@@ -22,7 +23,9 @@ from core.caching import event_language as cached_event_language
 from core.common import UNREADABLE, text_problem
 from core.errors import Busy, Missing
 from core.locks import busy, is_lock_timeout
+from core.publishing.links import read_only_reason
 from kalooki_site.digits import ascii_digits, persian_digits
+from tournaments.models import Event
 
 NUL = b"\x00"
 MESSAGE = gettext_lazy("The address may not contain a NUL character (written %s).")
@@ -139,6 +142,40 @@ class BusyIsUnavailableMiddleware:
             )
         response["Retry-After"] = str(exception.retry_after)
         return response
+
+
+# The forms a published event's pages still take here: its link's own.
+PUBLISHING_FORMS = {"director:publishing-link", "director:publishing-link-revoke"}
+
+
+class PublishedEventIsReadOnlyMiddleware:
+    """An event published here from a venue changes only through its link
+    (`core.publishing`): a form posted to one of its pages (the director's, the
+    players' entry) is refused with the reason, nothing written. The API refuses the
+    same in its event scope (`api.support.EventScoped`)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        if request.method in ("GET", "HEAD", "OPTIONS", "TRACE") or "slug" not in kwargs:
+            return None
+        if not request.path.startswith(("/director/", "/events/")):
+            return None
+        match = request.resolver_match
+        if match is not None and match.view_name in PUBLISHING_FORMS:
+            return None
+        event_id = Event.objects.filter(slug=kwargs["slug"]).values_list("pk", flat=True).first()
+        reason = read_only_reason(event_id) if event_id is not None else None
+        if reason is None:
+            return None
+        if request.path.startswith("/director/") and not request.headers.get("HX-Request"):
+            messages.error(request, reason)
+            return redirect("director:event", kwargs["slug"])
+        return HttpResponse(reason, status=409, content_type="text/plain; charset=utf-8")
 
 
 # The pages a director's or an organiser's forms live on, which a GET may open.

@@ -96,6 +96,7 @@ MIDDLEWARE = [
     "kalooki_site.middleware.MissingIsNotFoundMiddleware",
     "kalooki_site.middleware.BusyIsUnavailableMiddleware",
     "kalooki_site.middleware.PostOnlyOpensItsPageMiddleware",
+    "kalooki_site.middleware.PublishedEventIsReadOnlyMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its 429 page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -7,7 +7,9 @@
 - beat: Celery beat, sending the periodic catch-up (only one per site);
 - standby: rebuilds here whatever no worker has rebuilt within
   REBUILD_HERE_AFTER_SECONDS (`manage.py rebuild_overdue`), so the standings come
-  right even while no worker can take jobs.
+  right even while no worker can take jobs;
+- publisher: publishes each event set to publish to its site (`manage.py
+  publish_event --all`, `core.publishing`).
 
 Without CELERY_BROKER_URL (the embedded default) the jobs run in the web process and
 there is no worker or beat to run.
@@ -22,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.processes.supervisor import Program, Supervisor
 
-PROGRAMS = ("web", "worker", "beat", "standby")
+PROGRAMS = ("web", "worker", "beat", "standby", "publisher")
 
 
 def programs(
@@ -51,6 +53,9 @@ def programs(
             "--every",
             str(settings.CATCH_UP_SECONDS),
         ],
+        # Sends the changes of every event set to publish to its site (a venue install;
+        # with none set, it only looks now and then).
+        "publisher": [python, str(settings.BASE_DIR / "manage.py"), "publish_event", "--all"],
     }
 
 
