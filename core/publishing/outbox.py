@@ -72,6 +72,12 @@ def start_publishing(
         )
 
 
+def retry_publishing(*, event: Event) -> None:
+    """Try again after the site refused a change (its rules, or the link): the
+    publisher sends from the site's acknowledgement once more."""
+    Publication.objects.filter(event=event).update(refused="")
+
+
 def stop_publishing(*, event: Event) -> None:
     """No longer publish `event` (its outbox goes with it)."""
     Publication.objects.filter(event=event).delete()
