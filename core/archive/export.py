@@ -86,12 +86,19 @@ class Numbering:
         return None if source is None else self.numbers[source]
 
 
-def build_payload(event: Event, *, identity: bool = False) -> dict[str, Any]:
+def build_payload(
+    event: Event, *, identity: bool = False, history_after: dict[str, int] | None = None
+) -> dict[str, Any]:
     """The archive's payload for `event`: a fixed number of queries. With `identity`,
     rows keep this database's ids and history rows their own (`history_id`): the state a
-    venue publishes (`core.publishing.state`)."""
+    venue publishes (`core.publishing.state`), which may ask only for the history rows
+    after those it has (`history_after`, by section)."""
     live = {s.name: list(live_rows(s, event)) for s in SECTIONS if s is not PLAYERS}
-    history = {s.name: list(history_rows(s, event)) for s in HISTORY_SECTIONS}
+    after = history_after or {}
+    history = {
+        s.name: list(history_rows(s, event).filter(history_id__gt=after.get(s.name, 0)))
+        for s in HISTORY_SECTIONS
+    }
     # Every source id a section's rows have or are referred to by.
     seen: dict[str, set[int]] = {s.name: set() for s in SECTIONS}
     for name, rows in [*live.items(), *history.items()]:

@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils.translation import gettext as _
 
 from core.archive import ArchiveError
@@ -58,22 +58,32 @@ def check_event_settings(event: Event, values: Mapping[str, Any]) -> None:
         raise refuse("the event's settings", error) from error
 
 
-def verify_event(event: Event) -> None:
-    """Every round, table, seat and hand of an event just written from an archive."""
-    rounds = list(Round.objects.filter(event=event).order_by("number"))
+def verify_event(
+    event: Event, *, tables: set[int] | None = None, rounds: set[int] | None = None
+) -> None:
+    """Every round, table, seat and hand of an event just written from an archive; or,
+    for a change published into it (`core.publishing`), every round but only the
+    `tables` it touched (their seats and hands) and the forced closes of the `rounds`
+    it touched or those tables are in."""
+    all_rounds = list(Round.objects.filter(event=event).order_by("number"))
     entries = set(event.entries.values_list("pk", flat=True))
-    for i, round_ in enumerate(rounds, start=1):
-        check_round(event, round_, i, last=i == len(rounds), entries=entries)
+    for i, round_ in enumerate(all_rounds, start=1):
+        check_round(event, round_, i, last=i == len(all_rounds), entries=entries)
+    found = Table.objects.filter(round__event=event)
+    full = tables is None
+    if tables is not None:
+        found = found.filter(pk__in=tables)
     tables = list(
-        Table.objects.filter(round__event=event)
-        .select_related("round")
-        .prefetch_related(Prefetch("seats", Seat.objects.order_by("position")))
+        found.select_related("round").prefetch_related(
+            Prefetch("seats", Seat.objects.order_by("position"))
+        )
     )
     for table in tables:
         table.round.event = event
         check_seats(event, table)
+    in_tables = Q(table__round__event=event) if full else Q(table__in=[t.pk for t in tables])
     hands = (
-        Hand.objects.filter(table__round__event=event)
+        Hand.objects.filter(in_tables)
         .select_related("went_out")
         .prefetch_related(
             Prefetch("scores", HandScore.objects.select_related("seat")),
@@ -86,8 +96,11 @@ def verify_event(event: Event) -> None:
         by_table[hand.table_id].append(hand)
     for table in tables:
         check_hands(table, by_table.get(table.pk, []))
-    for round_ in rounds:
-        check_forced_close(event, round_)
+    if rounds is not None:
+        rounds = rounds | {t.round_id for t in tables}
+    for round_ in all_rounds:
+        if rounds is None or round_.pk in rounds:
+            check_forced_close(event, round_)
     if event.status == Event.Status.FINISHED:
         try:
             check_can_finish(event)

@@ -17,7 +17,7 @@ from collections import defaultdict
 from typing import Any
 
 from django.db import DatabaseError, transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -41,6 +41,7 @@ from core.archive.reading import (
 )
 from core.archive.replacing import clear_event
 from core.archive.verify import check_event_settings, verify_event
+from core.caching import announce_version
 from core.common import imported_reason
 from core.entries.services import create_player
 from core.errors import ServiceError
@@ -50,6 +51,7 @@ from core.ratings.services import queue_ratings_refresh
 from core.screens.services import screens_changed
 from core.series.standings import queue_series_refresh
 from core.standings.services import queue_standings_refresh
+from scoring.models import Hand
 from tournaments.models import Event, Player, PublishedRow, PublishingLink
 
 ROW_SECTIONS = SENT_SECTIONS[1:]  # after the players
@@ -122,6 +124,11 @@ class Applying:
         ):
             self.ids[section][venue] = site
         self.touched = False
+        self.whole = False  # a new publication: the whole event is checked
+        # What the batch changed, for the checks (`verify_event`): site ids.
+        self.tables: set[int] = set()
+        self.rounds: set[int] = set()
+        self.hands: set[int] = set()
 
     def batch(self, stream: str, changes: list[Any]) -> None:
         if not isinstance(stream, str) or not stream or len(stream) > 64:
@@ -148,8 +155,21 @@ class Applying:
             self.link.acknowledged = seq
             self.link.last_change_at = parse_datetime(str(change.get("at"))) or timezone.now()
         if self.touched:
-            verify_event(self.event)
+            self.tables |= set(
+                Hand.objects.filter(pk__in=self.hands).values_list("table_id", flat=True)
+            )
+            if self.whole:
+                verify_event(self.event)
+            else:
+                verify_event(self.event, tables=self.tables, rounds=self.rounds)
+            # The standings rows written here replaced the rebuild's own: its next run
+            # reads them afresh (`core.standings.rebuild.written_rows`), under a version
+            # no page has cached.
+            Event.objects.filter(pk=self.event.pk).update(
+                standings_version=F("standings_version") + 1
+            )
             self.event.refresh_from_db()
+            announce_version(self.event, self.event.standings_version)
             set_totals.forget(self.event.pk)
             queue_standings_refresh(self.event)
             screens_changed(self.event)
@@ -164,7 +184,7 @@ class Applying:
         PublishedRow.objects.filter(link=self.link).delete()
         self.ids.clear()
         self.link.stream, self.link.acknowledged, self.link.last_change_at = stream, 0, None
-        self.touched = True
+        self.touched = self.whole = True
 
     # --- one change -----------------------------------------------------------------
 
@@ -318,6 +338,7 @@ class Applying:
             return
         model = section.model
         objs = [build(section, row, self.ids, users, self.event) for row in rows]
+        self.note(section.name, objs)
         auto = [
             f.name
             for f in model._meta.concrete_fields
@@ -341,6 +362,21 @@ class Applying:
         if old:
             names = [f.name for f in model._meta.concrete_fields if not f.primary_key]
             model._default_manager.bulk_update(old, names, batch_size=500)
+
+    def note(self, section: str, objs: list) -> None:
+        """Remember the tables, rounds and hands these rows belong to."""
+        for obj in objs:
+            if section == "tables":
+                self.tables.add(obj.pk)
+                self.rounds.add(obj.round_id)
+            elif section == "rounds":
+                self.rounds.add(obj.pk)
+            elif section in ("seats", "hands", "proposals"):
+                self.tables.add(obj.table_id)
+            elif section in ("hand_scores", "penalties"):
+                self.hands.add(obj.hand_id)
+            elif section == "clocks":
+                self.rounds.add(obj.round_id)
 
     def delete(self, section: Section, keys: Any) -> None:
         """Rows the venue deleted, without history rows of this site's own (the
@@ -368,6 +404,7 @@ class Applying:
             return
         known = self.ids[section.name]
         site_ids = [known[int(k)] for k in keys if k.isdigit() and int(k) in known]
+        self.note(section.name, list(manager.filter(pk__in=site_ids)))
         if section.history:
             history = section.history_model._default_manager
             top = history.aggregate(m=Max("history_id"))["m"] or 0

@@ -96,10 +96,13 @@ def remembered(publication: Publication) -> Snapshot:
     return snapshot
 
 
-def capture(publication: Publication, snapshot: Snapshot) -> OutgoingChange | None:
+def capture(
+    publication: Publication, snapshot: Snapshot, *, whole: bool = True
+) -> OutgoingChange | None:
     """The event's change since `snapshot` (moved on to now), numbered and kept in the
-    outbox; None when nothing changed."""
-    state = read_state(publication.event)
+    outbox; None when nothing changed. Not `whole`: only the latest history rows are
+    read (`read_state`); a whole look now and then reads every one."""
+    state = read_state(publication.event, None if whole else snapshot)
     change = difference(snapshot, state)
     if not change:
         return None

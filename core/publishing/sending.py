@@ -194,7 +194,7 @@ class Publisher:
         figures = signature(self.publication.event)
         if figures == self.signature and now < self.full_look_at:
             return False
-        made = capture(self.publication, self.snapshot)
+        made = capture(self.publication, self.snapshot, whole=now >= self.full_look_at)
         self.signature, self.full_look_at = figures, now + FULL_LOOK_SECONDS
         return made is not None
 

@@ -74,15 +74,25 @@ class Snapshot:
             self.history.setdefault(name, set()).update(r["history_id"] for r in rows)
 
 
-def read_state(event: Event) -> dict[str, Any]:
+# History rows are only ever added, with ids that grow: a look reads those after the
+# last it has, less this margin (on PostgreSQL a transaction that took a lower id may
+# commit after one that took a higher), and keeps the ones it has not seen.
+HISTORY_MARGIN = 5000
+
+
+def read_state(event: Event, snapshot: Snapshot | None = None) -> dict[str, Any]:
     """The event as the venue publishes it, read in one consistent snapshot of the
-    database (a change must never carry a hand without its scores)."""
+    database (a change must never carry a hand without its scores); with `snapshot`,
+    only the history rows it may not have."""
+    after = None
+    if snapshot is not None:
+        after = {name: max(ids) - HISTORY_MARGIN for name, ids in snapshot.history.items() if ids}
     with transaction.atomic():
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         event = Event.objects.get(pk=event.pk)
-        payload = build_payload(event, identity=True)
+        payload = build_payload(event, identity=True, history_after=after)
     values = {k: v for k, v in payload["event"].items() if k not in LOCAL_EVENT_FIELDS}
     values.pop("directors", None)  # each site grants its own
     return {
