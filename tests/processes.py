@@ -4,6 +4,7 @@ its own (so a test may stop it without touching anyone else's), `celery worker` 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import signal
@@ -18,6 +19,16 @@ import pytest
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench_module(name: str):
+    """A script of bench/ (which is not a package), loaded as a module: the simulated
+    line (`bench/line.py`) is shared by the benches and the tests."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def free_port() -> int:
@@ -163,8 +174,10 @@ class Worker(Process):
 class Gunicorn(Process):
     """The site under gunicorn on a free port, as production runs it."""
 
-    def __init__(self, extra_env: dict[str, str] | None = None, workers: int = 1):
-        self.name, self.port = "gunicorn", free_port()
+    def __init__(
+        self, extra_env: dict[str, str] | None = None, workers: int = 1, name: str = "gunicorn"
+    ):
+        self.name, self.port = name, free_port()
         self.spawn(
             [
                 sys.executable,

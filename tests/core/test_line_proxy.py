@@ -6,31 +6,21 @@ has done the work. A tiny threaded HTTP server stands behind it; no database."""
 from __future__ import annotations
 
 import http.client
-import importlib.util
-import sys
 import threading
 import time
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 
 import pytest
 
-LINE_PATH = Path(__file__).resolve().parents[2] / "bench" / "line.py"
+from tests.processes import bench_module
+
 BODY = bytes(range(256)) * 800  # 200 KB, every byte value
 FAILED = (ConnectionError, http.client.RemoteDisconnected, urllib.error.URLError)
 
 
-def load_line():
-    spec = importlib.util.spec_from_file_location("bench_line", LINE_PATH)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-line_module = load_line()
+line_module = bench_module("line")
 
 
 class Handler(BaseHTTPRequestHandler):
