@@ -10,7 +10,7 @@ TEST_WORKERS ?= 4
 # `make demo PORT=8080` serves the demo on another port.
 PORT ?= 8000
 
-.PHONY: install demo test lint format clean
+.PHONY: venue venue-login install demo test lint format clean
 
 $(INSTALLED): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,27 @@ demo: install
 		kingston-open ocho-rios-open
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py demo_series --if-missing
 	env -u DATABASE_URL -u CELERY_BROKER_URL DEBUG=1 $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+
+# The day at the venue: the embedded default (an SQLite file, venue.sqlite3, no
+# broker) served to the hall's own network over plain HTTP, with the publisher beside
+# it (README, "Running the day at the venue"). Its secret key is made once and kept in
+# .venue-secret; make an organiser's login once with `make venue-login`.
+VENUE_BIND ?= 0.0.0.0:8000
+VENUE_ENV = env -u CELERY_BROKER_URL -u CACHE_URL DATABASE_URL=sqlite:///$(CURDIR)/venue.sqlite3 \
+	SECRET_KEY="$$(cat .venue-secret)" ALLOWED_HOSTS='*' SECURE_SSL_REDIRECT=0 \
+	SESSION_COOKIE_SECURE=0 CSRF_COOKIE_SECURE=0 SECURE_HSTS_SECONDS=0
+.venue-secret: | install
+	$(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > $@
+
+venue: install .venue-secret
+	$(VENUE_ENV) $(BIN)/python manage.py migrate --noinput
+	$(VENUE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(VENUE_ENV) $(BIN)/python manage.py run_processes --bind $(VENUE_BIND) \
+		--web-workers 1 --threads 8 --only web,standby,publisher
+
+venue-login: install .venue-secret
+	$(VENUE_ENV) $(BIN)/python manage.py migrate --noinput
+	$(VENUE_ENV) $(BIN)/python manage.py createsuperuser
 
 # The whole suite on the database DATABASE_URL names (SQLite when unset), in parallel.
 # Every worker imports every test module, so Python's own bytecode cache matters: an
