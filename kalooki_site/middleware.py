@@ -25,7 +25,6 @@ from core.errors import Busy, Missing
 from core.locks import busy, is_lock_timeout
 from core.publishing.links import read_only_reason
 from kalooki_site.digits import ascii_digits, persian_digits
-from tournaments.models import Event
 
 NUL = b"\x00"
 MESSAGE = gettext_lazy("The address may not contain a NUL character (written %s).")
@@ -168,8 +167,7 @@ class PublishedEventIsReadOnlyMiddleware:
         match = request.resolver_match
         if match is not None and match.view_name in PUBLISHING_FORMS:
             return None
-        event_id = Event.objects.filter(slug=kwargs["slug"]).values_list("pk", flat=True).first()
-        reason = read_only_reason(event_id) if event_id is not None else None
+        reason = read_only_reason(slug=kwargs["slug"])
         if reason is None:
             return None
         if request.path.startswith("/director/") and not request.headers.get("HX-Request"):

@@ -78,9 +78,12 @@ def standing_link(event: Event) -> PublishingLink | None:
     return PublishingLink.objects.filter(event=event, revoked_at__isnull=True).first()
 
 
-def read_only_reason(event_id: int) -> str | None:
-    """Why the event cannot be changed here, when it is published from a venue."""
-    if not PublishingLink.objects.filter(event_id=event_id, revoked_at__isnull=True).exists():
+def read_only_reason(event_id: int | None = None, *, slug: str | None = None) -> str | None:
+    """Why the event (by id, or by slug) cannot be changed here, when it is published
+    from a venue. One query."""
+    found = PublishingLink.objects.filter(revoked_at__isnull=True)
+    found = found.filter(event_id=event_id) if slug is None else found.filter(event__slug=slug)
+    if not found.exists():
         return None
     return _(
         "This event is published from the venue: change it there, and the change reaches "
