@@ -42,6 +42,9 @@ TIMEOUT_SECONDS = 60.0
 # cheap signature did not move (a change no history row records).
 LOOK_EVERY_SECONDS = 1.0
 FULL_LOOK_SECONDS = 60.0
+# With nothing to send, the site is asked where it stands this often (a site restored
+# from a backup, or another venue publishing, shows up within that).
+ASK_WHEN_QUIET_SECONDS = 30.0
 # Waits after a failure: 1 s, 2 s, 4 s ... up to half a minute.
 MAX_BACKOFF_SECONDS = 30.0
 
@@ -187,6 +190,7 @@ class Publisher:
         self.full_look_at = 0.0
         self.failures = 0
         self.wait_until = 0.0
+        self.quiet_until = 0.0
 
     def look(self) -> bool:
         """Capture what changed; True when a change was captured."""
@@ -201,6 +205,8 @@ class Publisher:
     def send(self) -> None:
         if time.monotonic() < self.wait_until or self.publication.refused:
             return
+        if self.waiting() == 0 and time.monotonic() < self.quiet_until:
+            return  # nothing to send, and the site was asked a moment ago
         try:
             send_pending(self.publication)
         except Unreachable as error:
@@ -217,6 +223,7 @@ class Publisher:
             log.warning("publishing %s stopped: %s", self.publication.event, error)
         else:
             self.failures, self.wait_until = 0, 0.0
+            self.quiet_until = time.monotonic() + ASK_WHEN_QUIET_SECONDS
 
     def step(self) -> None:
         self.look()
