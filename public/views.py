@@ -38,6 +38,7 @@ from django.views.decorators.http import require_safe
 
 from core import caching, selectors
 from core.entries.selectors import namesakes_of
+from core.publishing.selectors import public_note
 from core.series.selectors import player_series, series_of_event
 from core.standings.prizes import event_prize_winners
 from game.collation import matches
@@ -237,6 +238,7 @@ def event_page(request: HttpRequest, slug: str) -> HttpResponse:
                 "name": f"{event.final_of_name} {event.final_of_season or ''}".strip(),
             },
             "prizes": prizes_shown(event),
+            "published": public_note(event),  # read with the event: no query
         }
         return render_to_string("public/_event.html", context)
 
@@ -334,6 +336,7 @@ def round_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "number": number,
             "rounds": range(1, (event.latest_round or 0) + 1),
             "region": round_region(event, number),
+            "published": public_note(event),
         }
         return render_to_string("public/_round.html", context)
 
@@ -386,6 +389,7 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
             "number": number,
             "table_number": table,
             "region": table_region(event, number, table),
+            "published": public_note(event),
         }
         return render_to_string("public/_table.html", context)
 

@@ -15,6 +15,7 @@ from core.entries.selectors import namesakes_of
 from core.errors import Missing
 from core.events.access import User, visible_events
 from core.events.selectors import round_with_seating, table_of
+from core.publishing.selectors import last_published_change
 from core.rounds.selectors import (
     FORCED,
     RoundProgress,
@@ -42,7 +43,9 @@ from tournaments.models import (
 def public_event(user: User, slug: str) -> Event:
     """The event if this user may see it, with its latest public round's number and
     status (`latest_round`, `latest_status`, None before any), and the public series
-    whose grand final it is (`final_of_slug`, `_name`, `_season`; None if none): one query."""
+    whose grand final it is (`final_of_slug`, `_name`, `_season`; None if none), and
+    its last change from the venue when it is published from one
+    (`published_change_at`, for `core.publishing.selectors.public_note`): one query."""
     latest = Round.objects.filter(event=OuterRef("pk"), status__in=PLAYED_ROUND_STATUSES).order_by(
         "-number"
     )
@@ -57,6 +60,7 @@ def public_event(user: User, slug: str) -> Event:
             final_of_slug=Subquery(final_of.values("slug")[:1]),
             final_of_name=Subquery(final_of.values("name")[:1]),
             final_of_season=Subquery(final_of.values("season")[:1]),
+            published_change_at=last_published_change(),
         )
         .first()
     )
