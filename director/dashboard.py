@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 
 from core import selectors, services
@@ -20,7 +21,7 @@ from core.entries.selectors import label_entries, label_players, namesakes_of
 from core.selectors import TableProgress
 from core.stored_texts.words import worded
 from core.words import listing
-from director import table_entry
+from director import publishing, table_entry
 from director.common import asked, director_event, director_round, refusal
 from director.forms import LeavePointForm, StartRoundForm, TableJumpForm, WithdrawForm
 from director.screens import panel as screens_panel
@@ -219,8 +220,12 @@ def event_dashboard(request: HttpRequest, slug: str, number: int | None = None) 
         "day": day_panel(event),
         "site": site_panel(request),
         "copy": copy_of(request.user, event),
+        "publishing": publishing.panel(request, event),
     }
-    return render(request, "director/dashboard.html", context)
+    response = render(request, "director/dashboard.html", context)
+    if context["publishing"]["new_link"]:
+        add_never_cache_headers(response)  # a new publishing link shows on this page only
+    return response
 
 
 @login_required
