@@ -16,6 +16,7 @@ from __future__ import annotations
 import gzip
 import json
 import logging
+import os
 import time
 import urllib.error
 import urllib.request
@@ -45,6 +46,8 @@ FULL_LOOK_SECONDS = 60.0
 # With nothing to send, the site is asked where it stands this often (a site restored
 # from a backup, or another venue publishing, shows up within that).
 ASK_WHEN_QUIET_SECONDS = 30.0
+# The publisher's CPU priority below the web server's (os.nice).
+NICENESS = 10
 # Waits after a failure: 1 s, 2 s, 4 s ... up to half a minute.
 MAX_BACKOFF_SECONDS = 30.0
 
@@ -235,7 +238,10 @@ class Publisher:
 
 def follow(slugs: list[str] | None = None, *, every: float = LOOK_EVERY_SECONDS) -> None:
     """Follow the publications of these events (of every event publishing, picking up
-    new ones, when None), for ever."""
+    new ones, when None), for ever, at a lower priority than the venue's web server: a
+    director's save comes before a look at the event."""
+    if hasattr(os, "nice"):
+        os.nice(NICENESS)
     publishers: dict[int, Publisher] = {}
     while True:
         close_old_connections()
