@@ -319,6 +319,12 @@ class Applying:
             pairs = list(zip(sorted(new), reserved, strict=True))
             known.update(pairs)
             self.remember(section.name, pairs)
+        # Players only history names (deleted from the venue's registry since).
+        named = {r["player"] for r in history.get("entries", []) if r["player"] is not None}
+        named -= set(self.ids["players"])
+        pairs = list(zip(sorted(named), reserve_ids(Player, len(named)), strict=True))
+        self.ids["players"].update(pairs)
+        self.remember("players", pairs)
         for section in SENT_SECTIONS:
             for ref, target in section.refs.items():
                 for row in checked[section.name]:
