@@ -21,7 +21,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from core import services
 from core.publishing.links import create_link, revoke_link
 from core.publishing.outbox import LINK_MAX, retry_publishing, start_publishing, stop_publishing
 from core.publishing.selectors import site_status, venue_status
@@ -115,7 +114,6 @@ def publishing_link(request: HttpRequest, slug: str) -> HttpResponse:
     """A new link, kept in the session for the one page that shows it."""
     event = director_event(request, slug)
     secret = create_link(event=event, by=request.user)
-    services.screens_changed(event)  # the public pages' note follows the link
     request.session[NEW_LINK.format(pk=event.pk)] = secret
     return redirect(site_url(event))
 
@@ -125,7 +123,6 @@ def publishing_link(request: HttpRequest, slug: str) -> HttpResponse:
 def publishing_link_revoke(request: HttpRequest, slug: str) -> HttpResponse:
     event = director_event(request, slug)
     if revoke_link(event=event):
-        services.screens_changed(event)  # the public pages no longer say "published"
         messages.success(
             request,
             _(

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.errors import Forbidden
+from core.screens.services import screens_changed
 from tournaments.models import Event, PublishingLink
 
 SCHEME = "Link"  # Authorization: Link <secret>
@@ -37,6 +38,7 @@ def create_link(*, event: Event, by: AbstractBaseUser | None = None) -> str:
             link.secret_hash, link.revoked_at = hashed(secret), None
             link.created_at, link.created_by = timezone.now(), by if by else None
             link.save(update_fields=["secret_hash", "revoked_at", "created_at", "created_by"])
+        screens_changed(event)  # the public pages' note follows the link
     return secret
 
 
@@ -55,6 +57,7 @@ def revoke_link(*, event: Event) -> bool:
         link.secret_hash = hashed(secrets.token_urlsafe(32))
         link.revoked_at = timezone.now()
         link.save(update_fields=["secret_hash", "revoked_at"])
+        screens_changed(event)  # the public pages no longer say "published"
     return True
 
 
