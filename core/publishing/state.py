@@ -21,6 +21,8 @@ again after a restart by folding the outbox's changes.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +82,30 @@ class Snapshot:
 HISTORY_MARGIN = 5000
 
 
+@contextmanager
+def consistent_read() -> Iterator[None]:
+    """Every query inside reads the database as it stood at the first one. On SQLite a
+    deferred transaction: the site's own (`transaction_mode` IMMEDIATE) would hold the
+    write lock for the whole look, and every save at the venue would wait behind it;
+    in WAL mode a reader never holds up a writer. On PostgreSQL, REPEATABLE READ."""
+    if connection.in_atomic_block:  # inside a transaction already: it reads as one
+        yield
+        return
+    if connection.vendor != "sqlite":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            yield
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("BEGIN DEFERRED")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("COMMIT")
+
+
 def read_state(event: Event, snapshot: Snapshot | None = None) -> dict[str, Any]:
     """The event as the venue publishes it, read in one consistent snapshot of the
     database (a change must never carry a hand without its scores); with `snapshot`,
@@ -87,10 +113,7 @@ def read_state(event: Event, snapshot: Snapshot | None = None) -> dict[str, Any]
     after = None
     if snapshot is not None:
         after = {name: max(ids) - HISTORY_MARGIN for name, ids in snapshot.history.items() if ids}
-    with transaction.atomic():
-        if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    with consistent_read():
         event = Event.objects.get(pk=event.pk)
         payload = build_payload(event, identity=True, history_after=after)
     values = {k: v for k, v in payload["event"].items() if k not in LOCAL_EVENT_FIELDS}
