@@ -14,6 +14,7 @@ with the reason on both dashboards, until the director tries again).
 from __future__ import annotations
 
 import gzip
+import http.client
 import json
 import logging
 import os
@@ -87,7 +88,7 @@ def call(publication: Publication, method: str, path: str, body: bytes | None = 
             status, raw, encoding = response.status, response.read(), response.headers
     except urllib.error.HTTPError as error:
         status, raw, encoding = error.code, error.read(), error.headers
-    except (TimeoutError, urllib.error.URLError, OSError, ValueError) as error:
+    except (urllib.error.URLError, OSError, http.client.HTTPException, ValueError) as error:
         raise Unreachable(str(getattr(error, "reason", error))) from error
     try:
         if encoding.get("Content-Encoding") == "gzip":
