@@ -130,8 +130,8 @@ def pytest_report_header(config):
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings, request, tmp_path_factory):
-    """Just before the test databases are made: in a parallel run on SQLite, migrate
-    once for all the workers (tests/database.py)."""
+    """Just before the test databases are made: in a parallel run, migrate once for all
+    the workers (tests/database.py)."""
     if not hasattr(request.config, "workerinput"):
         yield
         return

@@ -1,11 +1,13 @@
-"""One migration per run for the parallel workers' SQLite test databases.
+"""One migration per run for the parallel workers' test databases.
 
-Each pytest-xdist worker has a test database of its own: on SQLite, one in its own
-memory, made by running every migration. They all end the same, so in a parallel run
-the first worker to get there migrates as usual and leaves a copy of the result in the
-run's temporary directory; the others copy it into their memory instead of migrating
-again. The copy lives for one run only (never from an earlier one), so every run still
-migrates a fresh database. PostgreSQL, and a run in one process, migrate as before.
+Each pytest-xdist worker has a test database of its own, made by running every
+migration. They all end the same, so in a parallel run the first worker to get there
+migrates as usual and leaves a copy of the result; the others take the copy instead of
+migrating again. On SQLite the copy is a file in the run's temporary directory, loaded
+into each worker's memory; on PostgreSQL it is a template database
+(`<test database>_template`, made again by every run), which each worker's database is
+created from. The copy lives for one run only (never from an earlier one), so every
+run still migrates a fresh database. A run in one process migrates as before.
 """
 
 from __future__ import annotations
@@ -35,6 +37,10 @@ def migrated_once(shared: Path):
     def handle(self, *args, **options):
         migrate.Command.handle = original  # only the test database's own migration
         alias = options["database"]
+        if connections[alias].vendor == "postgresql":
+            return from_template(
+                connections[alias], shared, lambda: original(self, *args, **options)
+            )
         if not in_memory_sqlite(alias):
             return original(self, *args, **options)
         connection = connections[alias]
@@ -57,3 +63,29 @@ def migrated_once(shared: Path):
         yield
     finally:
         migrate.Command.handle = original
+
+
+def from_template(connection, shared: Path, migrate_here):
+    """PostgreSQL: the first worker migrates its database and copies it as the run's
+    template; every other worker's database is made again from that template."""
+    name = connection.settings_dict["NAME"]
+    template = name.rsplit("_gw", 1)[0] + "_template"
+    marker = shared.with_name("migrated-postgresql.txt")
+    quote = connection.ops.quote_name
+    with open(marker.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if marker.exists():
+            connection.close()
+            with connection._nodb_cursor() as cursor:
+                cursor.execute(f"DROP DATABASE IF EXISTS {quote(name)}")
+                cursor.execute(
+                    f"CREATE DATABASE {quote(name)} TEMPLATE {quote(marker.read_text())}"
+                )
+            return None
+        done = migrate_here()
+        connection.close()  # a template takes no connection while it is copied
+        with connection._nodb_cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {quote(template)}")
+            cursor.execute(f"CREATE DATABASE {quote(template)} TEMPLATE {quote(name)}")
+        marker.write_text(template)
+        return done
