@@ -15,7 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from core import selectors
 from core.errors import NON_FIELD, Missing, ServiceError, StateConflict
 from core.locks import busy, is_lock_timeout
-from core.publishing.links import read_only_reason
+from core.publishing.links import read_only_reason, refuse_if_published
 from tournaments.models import PLAYED_ROUND_STATUSES, Event, Round
 
 
@@ -74,12 +74,18 @@ class EventScoped:
         super().initial(request, *args, **kwargs)
         if request.method in SAFE_METHODS:
             return
+        if self.publishing_link_itself:
+            self.require_director()
+            return
         if self.directors_write:
             self.require_director()
-        if not self.publishing_link_itself:
-            reason = read_only_reason(self.event.pk)
-            if reason is not None:
-                raise StateConflict(reason)
+            refuse_if_published(self.event)  # read with the event: no query of its own
+            return
+        # The players' entries at their table, authorised by their codes: the event
+        # need not be visible to the client, so it is asked by its address.
+        reason = read_only_reason(slug=self.kwargs["slug"])
+        if reason is not None:
+            raise StateConflict(reason)
 
     @cached_property
     def directs(self) -> bool:

@@ -17,6 +17,7 @@ from django.utils.text import capfirst
 
 from core import selectors, services
 from core.errors import ServiceError
+from core.publishing.links import refuse_if_published
 from tournaments.models import Event, Round, Table
 
 
@@ -24,8 +25,14 @@ def is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def director_event(request: HttpRequest, slug: str) -> Event:
-    return selectors.directed_event(request.user, slug)
+def director_event(request: HttpRequest, slug: str, *, published_ok: bool = False) -> Event:
+    """The event this user directs. A form posted to an event published here from a
+    venue is refused (`PublishedHere`, answered by the middleware) unless `published_ok`
+    (its publishing link's own forms)."""
+    event = selectors.directed_event(request.user, slug)
+    if request.method == "POST" and not published_ok:
+        refuse_if_published(event)
+    return event
 
 
 def director_round(request: HttpRequest, slug: str, number: int) -> Round:
@@ -34,8 +41,11 @@ def director_round(request: HttpRequest, slug: str, number: int) -> Round:
 
 def director_table(request: HttpRequest, slug: str, number: int, table: int) -> Table:
     """A table of an event this user directs (with its round and event loaded): one
-    query."""
-    return selectors.directed_table(request.user, slug, number, table)
+    query. A form posted to it is refused as `director_event` refuses one."""
+    found = selectors.directed_table(request.user, slug, number, table)
+    if request.method == "POST":
+        refuse_if_published(found.round.event)
+    return found
 
 
 def asked(check: Callable[[], Any]) -> tuple[Any, str]:

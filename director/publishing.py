@@ -112,7 +112,7 @@ def publish_retry(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def publishing_link(request: HttpRequest, slug: str) -> HttpResponse:
     """A new link, kept in the session for the one page that shows it."""
-    event = director_event(request, slug)
+    event = director_event(request, slug, published_ok=True)
     secret = create_link(event=event, by=request.user)
     request.session[NEW_LINK.format(pk=event.pk)] = secret
     return redirect(site_url(event))
@@ -121,7 +121,7 @@ def publishing_link(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def publishing_link_revoke(request: HttpRequest, slug: str) -> HttpResponse:
-    event = director_event(request, slug)
+    event = director_event(request, slug, published_ok=True)
     if revoke_link(event=event):
         messages.success(
             request,

@@ -23,7 +23,7 @@ from core.caching import event_language as cached_event_language
 from core.common import UNREADABLE, text_problem
 from core.errors import Busy, Missing
 from core.locks import busy, is_lock_timeout
-from core.publishing.links import read_only_reason
+from core.publishing.links import PublishedHere, read_only_reason
 from kalooki_site.digits import ascii_digits, persian_digits
 
 NUL = b"\x00"
@@ -143,15 +143,13 @@ class BusyIsUnavailableMiddleware:
         return response
 
 
-# The forms a published event's pages still take here: its link's own.
-PUBLISHING_FORMS = {"director:publishing-link", "director:publishing-link-revoke"}
-
-
 class PublishedEventIsReadOnlyMiddleware:
     """An event published here from a venue changes only through its link
-    (`core.publishing`): a form posted to one of its pages (the director's, the
-    players' entry) is refused with the reason, nothing written. The API refuses the
-    same in its event scope (`api.support.EventScoped`)."""
+    (`core.publishing`): a director's form posted to it is refused where the page loads
+    the event (`director.common`, `PublishedHere`), answered here with the reason as a
+    message on the dashboard; a form posted to its public pages (the players' entry) is
+    refused here before the view runs. Nothing is written. The API refuses the same in
+    its event scope (`api.support.EventScoped`)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -162,18 +160,25 @@ class PublishedEventIsReadOnlyMiddleware:
     def process_view(self, request, view, args, kwargs):
         if request.method in ("GET", "HEAD", "OPTIONS", "TRACE") or "slug" not in kwargs:
             return None
-        if not request.path.startswith(("/director/", "/events/")):
-            return None
-        match = request.resolver_match
-        if match is not None and match.view_name in PUBLISHING_FORMS:
+        if not request.path.startswith("/events/"):
             return None
         reason = read_only_reason(slug=kwargs["slug"])
-        if reason is None:
+        return None if reason is None else refused(reason)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, PublishedHere):
             return None
-        if request.path.startswith("/director/") and not request.headers.get("HX-Request"):
+        reason = " ".join(m for messages in exception.errors.values() for m in messages)
+        match = request.resolver_match
+        slug = match.kwargs.get("slug") if match is not None else None
+        if slug and request.path.startswith("/director/") and not request.headers.get("HX-Request"):
             messages.error(request, reason)
-            return redirect("director:event", kwargs["slug"])
-        return HttpResponse(reason, status=409, content_type="text/plain; charset=utf-8")
+            return redirect("director:event", slug)
+        return refused(reason)
+
+
+def refused(reason: str) -> HttpResponse:
+    return HttpResponse(reason, status=409, content_type="text/plain; charset=utf-8")
 
 
 # The pages a director's or an organiser's forms live on, which a GET may open.

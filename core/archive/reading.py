@@ -29,6 +29,7 @@ from core.archive import (
     SECTIONS,
     VERSION,
     ArchiveError,
+    Section,
     checksum,
     decode,
 )
@@ -232,24 +233,10 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
             raise damaged(f"the history of {section.name}", "not a list")
         bound = MAX_ROWS[section.name] * HISTORY_ROWS_PER_ROW
         check_row_count(f"the history of {section.name}", raw_rows, bound)
-        model = section.history_model
         checked = []
         for i, raw in enumerate(raw_rows, start=1):
-            where = f"history of {section.name} row {i}"
-            check_keys(where, raw, section.history_keys)
-            values = check_values(
-                where, model, raw, [*section.fields, "history_date", "history_change_reason"]
-            )
-            values["id"] = check_number(f"{where}, id", raw["id"])
-            if raw["history_type"] not in ("+", "~", "-"):
-                raise damaged(f"{where}, history_type", f"{raw['history_type']!r} is not +, ~ or -")
-            values["history_type"] = raw["history_type"]
-            for ref in section.refs:
-                values[ref] = check_number(f"{where}, {ref}", raw[ref], nullable=True)
-            for user_field in section.users:
-                values[user_field] = check_username(f"{where}, {user_field}", raw[user_field])
-                usernames.add(values[user_field])
-            values["history_user"] = check_username(f"{where}, history_user", raw["history_user"])
+            values = check_history_row(f"history of {section.name} row {i}", section, raw)
+            usernames.update(values[user_field] for user_field in section.users)
             checked.append(values)
         history[section.name] = checked
     return Checked(
@@ -260,6 +247,30 @@ def check_payload(payload: Mapping[str, Any]) -> Checked:
         usernames=usernames - {None},
         house_rules=house_rules,
     )
+
+
+def check_history_row(
+    where: str, section: Section, raw: Any, *, extra: frozenset[str] = frozenset()
+) -> dict[str, Any]:
+    """One history row's values, checked; its references left as numbers (a history row
+    may name a row since deleted). `extra`: keys of its own a caller's rows carry."""
+    check_keys(where, raw, section.history_keys | extra)
+    values = check_values(
+        where,
+        section.history_model,
+        raw,
+        [*section.fields, "history_date", "history_change_reason"],
+    )
+    values["id"] = check_number(f"{where}, id", raw["id"])
+    if raw["history_type"] not in ("+", "~", "-"):
+        raise damaged(f"{where}, history_type", f"{raw['history_type']!r} is not +, ~ or -")
+    values["history_type"] = raw["history_type"]
+    for ref in section.refs:
+        values[ref] = check_number(f"{where}, {ref}", raw[ref], nullable=True)
+    for user_field in section.users:
+        values[user_field] = check_username(f"{where}, {user_field}", raw[user_field])
+    values["history_user"] = check_username(f"{where}, history_user", raw["history_user"])
+    return values
 
 
 def check_house_rules(event: dict[str, Any], raw: Any) -> dict[str, Any] | None:

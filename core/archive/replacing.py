@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from core.archive import HISTORY_SECTIONS, ArchiveError
 from core.archive.reading import Checked
 from core.events.access import can_direct
+from core.publishing.links import read_only_reason
 from core.series.selectors import final_started
 from core.series.services import role_words
 from scoring.models import Hand
@@ -118,6 +119,9 @@ def check_replace(
         .order_by("pk")
     )
     target = Event.objects.select_for_update().get(pk=target.pk)
+    published = read_only_reason(target.pk)
+    if published is not None:
+        raise ArchiveError(published + " " + _("Nothing was imported."))
     public = checked.event["public"]
     for one in series:
         role = "a leg" if one.pk == target.series_id else "the final"

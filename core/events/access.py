@@ -7,7 +7,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from core.errors import Missing
-from tournaments.models import Event, Table
+from tournaments.models import Event, PublishingLink, Table
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -30,11 +30,20 @@ def directed_events(user: User) -> QuerySet[Event]:
     return Event.objects.filter(directors=user)
 
 
+def published_here(event_field: str = "pk") -> Exists:
+    """Whether the event (`event_field` naming its id from the query's rows) is published
+    here from a venue (`core.publishing`): read with the event, never a query of its own."""
+    return Exists(
+        PublishingLink.objects.filter(event_id=OuterRef(event_field), revoked_at__isnull=True)
+    )
+
+
 def event_for(user: User, slug: str) -> Event:
     """The event if this user may see it; 404 otherwise (a private event does not exist
-    for the public). It comes knowing whether this user directs it (`reader_directs`),
-    read in the same query."""
-    events = visible_events(user).filter(slug=slug)
+    for the public). It comes knowing whether this user directs it (`reader_directs`)
+    and whether it is published here from a venue (`published_here`), read in the same
+    query."""
+    events = visible_events(user).filter(slug=slug).annotate(published_here=published_here())
     if user.is_authenticated and not getattr(user, "is_superuser", False):
         directors = Event.directors.through.objects.filter(event_id=OuterRef("pk"), user=user)
         events = events.annotate(reader_directs=Exists(directors))
@@ -47,7 +56,9 @@ def event_for(user: User, slug: str) -> Event:
 def directed_event(user: User, slug: str) -> Event:
     """The event if this user directs it (a superuser directs them all); 404 otherwise,
     exactly as if it did not exist, so a private event never leaks."""
-    event = directed_events(user).filter(slug=slug).first()
+    event = (
+        directed_events(user).filter(slug=slug).annotate(published_here=published_here()).first()
+    )
     if event is None:
         raise Missing(_("No such event."))
     return event
@@ -64,10 +75,12 @@ def directed_table(user: User, slug: str, round_number: int, table_number: int) 
             number=table_number,
         )
         .select_related("round__event")
+        .annotate(published_here=published_here("round__event_id"))
         .first()
     )
     if table is None:
         raise Missing(_("No such table."))
+    table.round.event.published_here = table.published_here
     return table
 
 

@@ -14,6 +14,8 @@ A new publication from the venue (another stream) starts over from the whole eve
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.db import DatabaseError, transaction
@@ -22,7 +24,15 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
-from core.archive import BY_NAME, EVENT_FIELDS, HOUSE_RULES, ArchiveError, Section
+from core.archive import (
+    BY_NAME,
+    EVENT_FIELDS,
+    HISTORY_SECTIONS,
+    HOUSE_RULES,
+    ArchiveError,
+    Section,
+)
+from core.archive.export import live_rows
 from core.archive.importer import (
     build,
     build_values,
@@ -32,6 +42,7 @@ from core.archive.importer import (
     restore,
 )
 from core.archive.reading import (
+    check_history_row,
     check_house_rules,
     check_keys,
     check_number,
@@ -56,6 +67,9 @@ from tournaments.models import Event, Player, PublishedRow, PublishingLink
 
 ROW_SECTIONS = SENT_SECTIONS[1:]  # after the players
 PLAYERS = SENT_SECTIONS[0]
+HISTORY_ID = frozenset({"history_id"})
+SENT_NAMES = frozenset(s.name for s in SENT_SECTIONS)
+HISTORY_NAMES = frozenset(s.name for s in HISTORY_SECTIONS)
 SENT_EVENT_FIELDS = tuple(f for f in EVENT_FIELDS if f not in LOCAL_EVENT_FIELDS)
 
 
@@ -95,6 +109,8 @@ def apply_changes(link: PublishingLink, stream: str, changes: list[Any]) -> Publ
     """Apply the changes of `stream` not applied yet, in one transaction; the link as it
     stands after. Raises OutOfStep or Refused (kept on the link), nothing applied."""
     first = changes[0].get("seq") if changes and isinstance(changes[0], dict) else None
+    if not (isinstance(first, int) and not isinstance(first, bool) and 0 < first < 2**31):
+        first = None  # no change number worth keeping: the refusal is kept as change 0
     try:
         with transaction.atomic():
             link = PublishingLink.objects.select_for_update().get(pk=link.pk)
@@ -105,12 +121,12 @@ def apply_changes(link: PublishingLink, stream: str, changes: list[Any]) -> Publ
             link.save()
             return link
     except (ArchiveError, ServiceError, DatabaseError, ValueError, TypeError, KeyError) as error:
-        seq = getattr(error, "seq", None) or (first if isinstance(first, int) else 0)
+        seq = getattr(error, "seq", None) or first or 0
         reason = str(error) if not isinstance(error, KeyError) else f"missing {error}"
         if isinstance(error, DatabaseError):
             reason = _("The change could not be stored (%(error)s).") % {"error": error}
         PublishingLink.objects.filter(pk=link.pk).update(refused_seq=seq, refused_reason=reason)
-        raise Refused(seq, reason, first=first if isinstance(first, int) else seq) from error
+        raise Refused(seq, reason, first=first or seq) from error
 
 
 class Applying:
@@ -195,9 +211,16 @@ class Applying:
         rows = change.get("rows", {})
         gone = change.get("gone", {})
         history = change.get("history", {})
-        for part, value in (("rows", rows), ("gone", gone), ("history", history)):
-            if not isinstance(value, dict) or set(value) - {s.name for s in SENT_SECTIONS}:
+        for part, value, names in (
+            ("rows", rows, SENT_NAMES),
+            ("gone", gone, SENT_NAMES),
+            ("history", history, HISTORY_NAMES),
+        ):
+            if not isinstance(value, dict):
                 raise damaged(f"the change's {part}", "not sections of an event")
+            if set(value) - names:
+                strange = ", ".join(sorted(map(str, set(value) - names)))
+                raise damaged(f"the change's {part}", f"no such sections here: {strange}")
         self.touched = True
         if "event" in change:
             self.event_values(change["event"])
@@ -215,10 +238,14 @@ class Applying:
         users = resolve_users(usernames - {None}, [])
         self.players(checked["players"])
         self.give_ids(checked, checked_history)
+        # Deleted rows first: a row the venue deleted and made again (a hand saved again,
+        # a seat moved) holds the unique values of its new one.
+        if gone:
+            with quietly_deleted(self.event):
+                for section in reversed(ROW_SECTIONS):
+                    self.delete(section, gone.get(section.name, []))
         for section in ROW_SECTIONS:
             self.write(section, checked[section.name], users)
-        for section in reversed(ROW_SECTIONS):
-            self.delete(section, gone.get(section.name, []))
         for name, rows_ in checked_history.items():
             self.write_history(BY_NAME[name], rows_, users)
 
@@ -259,24 +286,11 @@ class Applying:
     def check_history(self, section: Section, raw_rows: Any) -> list[dict[str, Any]]:
         if not isinstance(raw_rows, list):
             raise damaged(f"the history of {section.name}", "not a list")
-        model = section.history_model
         checked = []
         for i, raw in enumerate(raw_rows, start=1):
             where = f"history of {section.name} row {i}"
-            check_keys(where, raw, {*section.history_keys, "history_id"})
-            values = check_values(
-                where, model, raw, [*section.fields, "history_date", "history_change_reason"]
-            )
-            values["id"] = check_number(f"{where}, id", raw["id"])
+            values = check_history_row(where, section, raw, extra=HISTORY_ID)
             values["history_id"] = check_number(f"{where}, history_id", raw["history_id"])
-            if raw["history_type"] not in ("+", "~", "-"):
-                raise damaged(f"{where}, history_type", f"{raw['history_type']!r} is not +, ~ or -")
-            values["history_type"] = raw["history_type"]
-            for ref in section.refs:
-                values[ref] = check_number(f"{where}, {ref}", raw[ref], nullable=True)
-            for user_field in section.users:
-                values[user_field] = check_username(f"{where}, {user_field}", raw[user_field])
-            values["history_user"] = check_username(f"{where}, history_user", raw["history_user"])
             checked.append(values)
         return checked
 
@@ -411,13 +425,7 @@ class Applying:
         known = self.ids[section.name]
         site_ids = [known[int(k)] for k in keys if k.isdigit() and int(k) in known]
         self.note(section.name, list(manager.filter(pk__in=site_ids)))
-        if section.history:
-            history = section.history_model._default_manager
-            top = history.aggregate(m=Max("history_id"))["m"] or 0
-            manager.filter(pk__in=site_ids).delete()
-            history.filter(history_id__gt=top, id__in=site_ids).delete()
-        else:
-            manager.filter(pk__in=site_ids).delete()
+        manager.filter(pk__in=site_ids).delete()
 
     def write_history(self, section: Section, rows: list[dict[str, Any]], users: dict) -> None:
         model = section.history_model
@@ -452,3 +460,27 @@ def delete_keys(model, names: list[str], keys: list[tuple]) -> None:
         grouped[key[few]].append(key[other])
     for value, others in grouped.items():
         model._default_manager.filter(**{names[few]: value, f"{names[other]}__in": others}).delete()
+
+
+@contextmanager
+def quietly_deleted(event: Event) -> Iterator[None]:
+    """Deletions that leave no history rows of this site's own: the venue's change
+    carries its own, saying who deleted what. Deleting writes a "-" history row for each
+    row and for each row deleted with it (a table's seats); those of the rows that
+    vanished meanwhile are removed again."""
+    before = {
+        s.name: set(live_rows(s, event).values_list("pk", flat=True)) for s in HISTORY_SECTIONS
+    }
+    tops = {
+        s.name: s.history_model._default_manager.aggregate(m=Max("history_id"))["m"] or 0
+        for s in HISTORY_SECTIONS
+    }
+    yield
+    for section in HISTORY_SECTIONS:
+        vanished = before[section.name] - set(
+            live_rows(section, event).values_list("pk", flat=True)
+        )
+        if vanished:
+            section.history_model._default_manager.filter(
+                history_id__gt=tops[section.name], history_type="-", id__in=vanished
+            ).delete()

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from core.errors import Forbidden
+from core.errors import Forbidden, StateConflict
 from core.screens.services import screens_changed
 from tournaments.models import Event, PublishingLink
 
@@ -79,6 +79,20 @@ def link_of(secret: str) -> PublishingLink:
 
 def standing_link(event: Event) -> PublishingLink | None:
     return PublishingLink.objects.filter(event=event, revoked_at__isnull=True).first()
+
+
+class PublishedHere(StateConflict):
+    """A change to an event published here from a venue, other than through its link:
+    409, nothing written."""
+
+
+def refuse_if_published(event: Event) -> None:
+    """Refuse a change to `event` when it is published here from a venue (read with the
+    event where it was loaded by `core.events.access`, else one query)."""
+    published = getattr(event, "published_here", None)
+    reason = read_only_reason(event.pk) if published is None or published else None
+    if reason is not None:
+        raise PublishedHere(reason)
 
 
 def read_only_reason(event_id: int | None = None, *, slug: str | None = None) -> str | None:

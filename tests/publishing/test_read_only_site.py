@@ -147,18 +147,6 @@ def test_the_venues_event_stays_writable_while_it_publishes(small, alice):
     assert small.differences() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG core/archive/replacing.py check_replace (called by core/archive/importer.py "
-    "import_event with held='replace', the director's /director/archive/import/ page): "
-    "replacing an event by importing an archive of its identity is not refused while its "
-    "publishing link stands (read_only_reason is never consulted there, and the import "
-    "page's address has no slug for PublishedEventIsReadOnlyMiddleware). The site's copy "
-    "is rewritten outside its link, with new ids, and the link's PublishedRow map then "
-    "points at deleted rows: the venue's next change is written against rows that no "
-    "longer exist (a foreign key violation at commit, refused, publishing stuck). Fix: "
-    "in check_replace, raise ArchiveError(read_only_reason(target.pk)) when it is not None",
-)
 def test_an_archive_import_does_not_replace_a_published_event(small, alice):
     site = small.site
     record_next_hand(small.venue, by=alice)

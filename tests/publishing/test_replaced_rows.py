@@ -7,24 +7,12 @@ from __future__ import annotations
 import pytest
 
 from core import services
-from core.publishing.applying import Refused
 from scoring.models import Hand
 from tests.fixtures import hand_at, make_entries, make_event, make_round
 from tests.publishing.pair import DB, Pair, not_counted, small_venue
 from tournaments.models import Seat
 
 pytestmark = DB
-
-WRITES_BEFORE_DELETES = (
-    "BUG core/publishing/applying.py Applying.one: the change's rows are written "
-    "(self.write, every section) before its gone rows are deleted (self.delete), so a "
-    "successor row that takes the unique values of the row it replaces (seat "
-    "(round, entry), (table, position), one first dealer per table; hand (table, number, "
-    "attempt)) breaks the constraint: the site refuses the change ('The change could "
-    "not be stored (UNIQUE constraint failed ...)'), and every retry refuses it again, "
-    "so publishing stops for good. Fix: delete the gone rows (reversed(ROW_SECTIONS)) "
-    "before writing the rows."
-)
 
 
 @pytest.fixture
@@ -40,7 +28,6 @@ def seated(alice) -> tuple[Pair, list]:
     return pair, entries
 
 
-@pytest.mark.xfail(strict=True, raises=Refused, reason=WRITES_BEFORE_DELETES)
 def test_two_players_swapped_at_the_venue(seated, alice):
     pair, entries = seated
     round_ = pair.venue.rounds.get(number=1)
@@ -53,7 +40,6 @@ def test_two_players_swapped_at_the_venue(seated, alice):
     assert pair.differences() == []
 
 
-@pytest.mark.xfail(strict=True, raises=Refused, reason=WRITES_BEFORE_DELETES)
 def test_a_player_moved_to_another_table_at_the_venue(seated, alice):
     pair, entries = seated
     round_ = pair.venue.rounds.get(number=1)
@@ -67,7 +53,6 @@ def test_a_player_moved_to_another_table_at_the_venue(seated, alice):
     assert site_seat.table.number == 2
 
 
-@pytest.mark.xfail(strict=True, raises=Refused, reason=WRITES_BEFORE_DELETES)
 def test_a_hand_deleted_and_recorded_again_between_two_looks(alice):
     pair = Pair.of(small_venue(director=alice), by=alice)
     pair.publish()
