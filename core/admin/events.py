@@ -13,6 +13,7 @@ from core.admin.common import SEATING_CHANGES, HistoryAdmin, ReadOnly, sheet_lin
 from core.admin.scores import HandsUnderTableInline
 from core.errors import ServiceError
 from core.events.services import EXTRA_FIELDS, default_overcall_penalty
+from core.publishing.links import read_only_reason
 from core.services import EVENT_FIELDS
 from tournaments.models import (
     Announcement,
@@ -146,6 +147,17 @@ class EventAdmin(HistoryAdmin):
                 self.message_user(
                     request, _("%(slug)s counts now.") % {"slug": event.slug}, messages.SUCCESS
                 )
+
+    def has_change_permission(self, request, obj=None):
+        # An event published here from a venue changes only through its link.
+        if obj is not None and read_only_reason(obj.pk) is not None:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and read_only_reason(obj.pk) is not None:
+            return False
+        return super().has_delete_permission(request, obj)
 
     def save_model(self, request, obj, form, change):
         by = request.user

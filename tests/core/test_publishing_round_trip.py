@@ -87,3 +87,20 @@ def test_the_same_change_sent_twice_is_applied_once():
 
 def site_hand_history(event: Event) -> int:
     return Hand.history.filter(table_id__in=event.rounds.values("tables")).count()
+
+
+def test_the_admin_shows_a_published_event_read_only(client):
+    director = make_alice()
+    director.is_staff = director.is_superuser = True
+    director.save()
+    site = played_event(slug="kingston", director=director)
+    client.force_login(director)
+    page = f"/admin/tournaments/event/{site.pk}/change/"
+    assert b'name="name"' in client.get(page).content  # editable while not published
+    create_link(event=site, by=director)
+    shown = client.get(page)
+    assert shown.status_code == 200
+    assert b'name="name"' not in shown.content
+    refused = client.post(page, {"name": "Renamed at the site"})
+    assert refused.status_code == 403
+    assert Event.objects.get(pk=site.pk).name == site.name
