@@ -25,8 +25,13 @@ WHY = {
     "409": "valid, but the object's state forbids it (a locked table, a closed round)",
     "412": "the If-Match version is stale: someone changed it meanwhile; nothing was written",
     "415": "the body is not JSON",
+    "422": "the site refuses a change the venue published (refused.seq, refused.reason); "
+    "nothing of the batch was applied",
     "429": "too many requests (or too many wrong tokens) from this client; retry later",
 }
+# The venue's publisher's own endpoints, called with the publishing link.
+PUBLISHING = "/api/v1/publishing/"
+LINK_REFUSED = "the publishing link opens nothing here (mistyped, or revoked)"
 EVERY = ("400", "401", "404", "406", "429")
 WRITES = ("403", "409", "415")
 # Writes that take If-Match: the hand and its deletion.
@@ -44,6 +49,16 @@ def declare_error_responses(result, generator, request, public):
             if path.endswith("/hands/{hand}/") and method in ("put", "delete"):
                 codes += CONDITIONAL
             responses = operation.setdefault("responses", {})
+            if path.startswith(PUBLISHING):
+                responses.setdefault(
+                    "403",
+                    {
+                        "description": LINK_REFUSED,
+                        "content": {"application/json": {"schema": ERROR}},
+                    },
+                )
+                if method == "post":
+                    codes.append("422")
             for code in codes:
                 responses.setdefault(
                     code,
