@@ -108,4 +108,26 @@ for _ in $(seq 1 50); do
 done
 api GET "/events/$SLUG/standings/" | jq -c '{version, round, final, top: [.standings[:3][] | {rank, name: .player.name, points}]}'
 [ "$final" = true ]
+
+echo "10. Publishing from a venue: the site makes the event's link (shown once), the venue's"
+echo "    publisher reads where the site stands with it and sends its changes in order"
+link=$(api POST "/events/$SLUG/publishing-link/" | jq -r .link)
+publisher() {  # publisher METHOD PATH [curl options...]: with the link, as the venue sends
+    local method=$1 path=$2
+    shift 2
+    curl -sS -X "$method" "$BASE/api/v1/publishing/$path" ${EXTRA_HEADER:+-H "$EXTRA_HEADER"} \
+        -H "Authorization: Link $link" "$@"
+}
+publisher GET "" | jq -c '{event, acknowledged}'
+code=$(publisher POST changes/ -o /dev/null -w '%{http_code}' -H "Content-Type: application/json" \
+    --data '{"stream": "walkthrough", "changes": [{"seq": 2}]}')
+echo "a batch that does not start from the site's next change -> HTTP $code"
+[ "$code" = 409 ]
+code=$(publisher POST changes/ -o /dev/null -w '%{http_code}' --data 'not a batch')
+echo "a batch that is not JSON -> HTTP $code"
+[ "$code" = 400 ]
+api DELETE "/events/$SLUG/publishing-link/"
+code=$(publisher GET "" -o /dev/null -w '%{http_code}')
+echo "the link, revoked -> HTTP $code"
+[ "$code" = 403 ]
 echo "done: $SLUG"
