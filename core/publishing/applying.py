@@ -29,6 +29,7 @@ from core.archive import (
     EVENT_FIELDS,
     HISTORY_SECTIONS,
     HOUSE_RULES,
+    SECTIONS,
     ArchiveError,
     Section,
 )
@@ -57,7 +58,7 @@ from core.common import imported_reason
 from core.entries.services import create_player
 from core.errors import ServiceError
 from core.hands import set_totals
-from core.publishing.state import LOCAL_EVENT_FIELDS, NATURAL_KEYS, SENT_SECTIONS
+from core.publishing.state import LOCAL_EVENT_FIELDS, NATURAL_KEYS
 from core.ratings.services import queue_ratings_refresh
 from core.screens.services import screens_changed
 from core.series.standings import queue_series_refresh
@@ -65,10 +66,9 @@ from core.standings.services import queue_standings_refresh
 from scoring.models import Hand
 from tournaments.models import Event, Player, PublishedRow, PublishingLink
 
-ROW_SECTIONS = SENT_SECTIONS[1:]  # after the players
-PLAYERS = SENT_SECTIONS[0]
+ROW_SECTIONS = SECTIONS[1:]  # after the players
 HISTORY_ID = frozenset({"history_id"})
-SENT_NAMES = frozenset(s.name for s in SENT_SECTIONS)
+SENT_NAMES = frozenset(s.name for s in SECTIONS)
 HISTORY_NAMES = frozenset(s.name for s in HISTORY_SECTIONS)
 SENT_EVENT_FIELDS = tuple(f for f in EVENT_FIELDS if f not in LOCAL_EVENT_FIELDS)
 
@@ -226,7 +226,7 @@ class Applying:
             self.event_values(change["event"])
         usernames = set()
         checked = {}
-        for section in SENT_SECTIONS:
+        for section in SECTIONS:
             checked[section.name] = self.check_rows(section, rows.get(section.name, []))
             for row in checked[section.name]:
                 usernames |= {row[u] for u in section.users}
@@ -324,7 +324,7 @@ class Applying:
             new = {r["id"] for r in checked[section.name]} | {
                 r["id"] for r in history.get(section.name, [])
             }
-            for other in SENT_SECTIONS:
+            for other in SECTIONS:
                 for ref, target in other.refs.items():
                     if target == section.name:
                         new |= {r[ref] for r in history.get(other.name, []) if r[ref]}
@@ -339,7 +339,7 @@ class Applying:
         pairs = list(zip(sorted(named), reserve_ids(Player, len(named)), strict=True))
         self.ids["players"].update(pairs)
         self.remember("players", pairs)
-        for section in SENT_SECTIONS:
+        for section in SECTIONS:
             for ref, target in section.refs.items():
                 for row in checked[section.name]:
                     if row[ref] is not None and row[ref] not in self.ids[target]:

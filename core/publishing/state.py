@@ -35,7 +35,6 @@ from tournaments.models import Announcement, Event, Player, PlayerCode, Table
 
 # The site's own, not the venue's: its address and its pages' versions.
 LOCAL_EVENT_FIELDS = ("slug", "standings_version", "screen_version")
-SENT_SECTIONS = SECTIONS
 # The rows of a section without ids, by what is unique in them: (reference, section).
 NATURAL_KEYS = {
     "adjusted_scores": (("seat", "seats"), ("number", None)),
@@ -122,7 +121,7 @@ def read_state(event: Event, snapshot: Snapshot | None = None) -> dict[str, Any]
         "event": values,
         "rows": {
             name: {key_of(BY_NAME[name], row): row for row in payload[name]}
-            for name in (s.name for s in SENT_SECTIONS)
+            for name in (s.name for s in SECTIONS)
         },
         "history": {
             s.name: {row["history_id"]: row for row in payload["history"][s.name]}
