@@ -20,9 +20,23 @@ def collator() -> Collator:
     return _collator[0]
 
 
-@lru_cache(maxsize=65_536)
+# The longest text the caches below keep: the longest name or club the site stores. A
+# longer one (a search typed by anyone) is worked out each time, so no reader can fill
+# a process with long texts.
+CACHED_LENGTH = 120
+
+
 def sort_key(text: str) -> tuple[int, ...]:
     """The key that sorts `text` among others by the Unicode Collation Algorithm."""
+    if len(text) > CACHED_LENGTH:
+        return collator().sort_key(text)
+    return _kept_sort_key(text)
+
+
+# About 1 KB a name of 28 letters, 3.6 KB one of 120 accented letters: 8,192 of them
+# (twice a national championship's names and clubs) hold 8 MB, 30 MB at the very most.
+@lru_cache(maxsize=8192)
+def _kept_sort_key(text: str) -> tuple[int, ...]:
     return collator().sort_key(text)
 
 
@@ -45,10 +59,21 @@ UNMARKED = str.maketrans(
 )
 
 
-@lru_cache(maxsize=65_536)
 def folded(text: str) -> str:
     """`text` as a search compares it: case and accents set aside ("Ñúñez" -> "nunez",
     "Łukasz" -> "lukasz"), so what a player types on a phone finds the name."""
+    if len(text) > CACHED_LENGTH:
+        return _fold(text)
+    return _kept_folded(text)
+
+
+# About 250 bytes a text of 120 letters (the text and its folded copy): 16 MB at most.
+@lru_cache(maxsize=65_536)
+def _kept_folded(text: str) -> str:
+    return _fold(text)
+
+
+def _fold(text: str) -> str:
     return "".join(plain_letter(c) for c in unicodedata.normalize("NFC", text.casefold()))
 
 

@@ -186,9 +186,13 @@ class ClosedBase:
 
 # The latest ClosedBase made in this process, by event (see `closed_base`). Pays for:
 # the incremental rebuild's figures in docs/benchmarks.md ("Closed rounds' cumulative
-# figures": about 1,000 sets ranked instead of 10,000 at 1,024 players).
+# figures": about 1,000 sets ranked instead of 10,000 at 1,024 players). About 1.1 MB
+# at 4,096 players (docs/benchmarks.md, "Memory of a web process and a worker").
 CLOSED_BASES = ProcessCopies(
-    "closed rounds' tallies", size=64, why="docs/benchmarks.md: incremental rebuild"
+    "closed rounds' tallies",
+    size=64,
+    max_bytes=16 * 2**20,
+    why="docs/benchmarks.md: incremental rebuild",
 )
 
 
@@ -221,9 +225,14 @@ def closed_base(event: Event, signature: tuple, sets: list[ranking.SetRecord]) -
 # and leave points are refused until it is reopened, which gives it a new close time),
 # so a later rebuild reads only the rounds in play. Keyed by event; one entry each.
 # Pays for: the incremental rebuild's figures in docs/benchmarks.md (0.42x a bare SQL
-# sum at 1,024 players, 0.28x at 4,096).
+# sum at 1,024 players, 0.28x at 4,096). The biggest copy a worker keeps: about 13 MB
+# for a 4,096-player event's nine closed rounds (docs/benchmarks.md, "Memory of a web
+# process and a worker"), so four such events fit.
 CLOSED_SETS = ProcessCopies(
-    "closed rounds' sets", size=64, why="docs/benchmarks.md: incremental rebuild"
+    "closed rounds' sets",
+    size=64,
+    max_bytes=64 * 2**20,
+    why="docs/benchmarks.md: incremental rebuild",
 )
 
 
@@ -250,6 +259,7 @@ def closed_rounds(event: Event, up_to: int) -> tuple[dict, list[ranking.SetRecor
 # (round id, the standings version it made, entry -> (row id, the written values)).
 # Pays for: about 40 ms of reading and decoding 2,048 fields per rebuild at 1,024
 # players (docs/benchmarks.md, "The rebuild no longer reads every stored standing").
+# About 7 MB at 4,096 players: the default byte cap keeps four such events.
 WRITTEN_ROWS = ProcessCopies(
     "rows the last rebuild wrote", size=64, why="docs/benchmarks.md: rebuild's compare"
 )
