@@ -15,7 +15,7 @@ from rest_framework import authentication, exceptions, parsers, throttling
 from rest_framework.pagination import LimitOffsetPagination
 
 from core.common import UNREADABLE, text_problem
-from core.counters import counters
+from core.counters import count, counters, uncount
 from core.errors import NON_FIELD
 
 # Deeper than any body the API takes (a hand is three levels), far below Python's
@@ -89,16 +89,49 @@ class Pagination(LimitOffsetPagination):
         return MAX_OFFSET if len(raw) > 10 else min(int(raw), MAX_OFFSET)
 
 
-class AnonRateThrottle(throttling.AnonRateThrottle):
-    """DRF's, counting in `core.counters`: still counted while Redis is down."""
+class Counted:
+    """DRF's rate limits counted with two window counters (`core.counters.count`): a
+    sliding window's estimate in one cache round trip, whatever the rate, instead of
+    DRF's list of request times read and written back on every request (a minute of
+    them at a high rate). Counted in `core.counters`, so still counted while Redis is
+    down; a refused request is taken back, as DRF does not count it either."""
 
-    cache = counters
+    hit = None
+
+    def allow_request(self, request, view) -> bool:
+        return self.counted(request, view)[0]
+
+    def counted(self, request, view, peek: tuple[str, ...] = ()) -> tuple[bool, dict | None]:
+        """(allowed, the shared cache's values under `peek`, read in the same round
+        trip; None when this limit counts nobody here and so read nothing)."""
+        if self.rate is None:
+            return True, None
+        self.key = self.get_cache_key(request, view)
+        if self.key is None:
+            return True, None
+        self.hit = count(self.key, self.duration, peek=peek)
+        if self.hit.estimate() <= self.num_requests:
+            return True, self.hit.peeked
+        uncount(self.hit)
+        return False, self.hit.peeked
+
+    def wait(self) -> float | None:
+        return None if self.hit is None else self.hit.wait(self.num_requests)
 
 
-class UserRateThrottle(throttling.UserRateThrottle):
-    """DRF's, counting in `core.counters`: still counted while Redis is down."""
+class AnonRateThrottle(Counted, throttling.AnonRateThrottle):
+    """DRF's limit for anonymous clients, per address (rate `anon`)."""
 
-    cache = counters
+
+class UserRateThrottle(Counted, throttling.UserRateThrottle):
+    """DRF's limit for signed-in users and token holders, per user (rate `user`). An
+    anonymous client is the anonymous limit's alone (rate `anon`): counted once, not
+    twice."""
+
+    def get_cache_key(self, request, view) -> str | None:
+        if not (request.user and request.user.is_authenticated):
+            return None
+        return super().get_cache_key(request, view)
 
 
 class AuthFailureThrottle(throttling.SimpleRateThrottle):

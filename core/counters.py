@@ -17,8 +17,11 @@ The outage is logged through the cache's logger, which says it once per interval
 from __future__ import annotations
 
 import logging
+import time
+from contextlib import suppress
+from typing import NamedTuple
 
-from django.core.cache import caches
+from django.core.cache import cache, caches
 from django.core.cache.backends.locmem import LocMemCache
 from django.utils.connection import ConnectionProxy
 from django_redis.cache import RedisCache
@@ -35,6 +38,66 @@ log = logging.getLogger("kalooki_site.cache")
 
 # What the limits count with: `counters.get(...)`, as `django.core.cache.cache`.
 counters = ConnectionProxy(caches, ALIAS)
+
+
+class Hit(NamedTuple):
+    """One request counted in a window of `window` seconds: the count in this window
+    (this request included), the count in the window before, how far into this window
+    it came (seconds), the values read beside it (`count`'s `peek`), and this window's
+    counter."""
+
+    this: int
+    previous: int
+    elapsed: float
+    window: int
+    peeked: dict
+    counter: str = ""
+
+    def estimate(self) -> float:
+        """Requests in the last `window` seconds, the window before weighted by how much
+        of it that span still covers (a sliding window from two counters)."""
+        return self.this + self.previous * (1 - self.elapsed / self.window)
+
+    def wait(self, allowed: int) -> float:
+        """Seconds until the estimate is back within `allowed` (0 if it is)."""
+        if self.estimate() <= allowed:
+            return 0.0
+        if self.this > allowed:
+            return self.window - self.elapsed  # this window alone is over: its end
+        # The window before weighs less as time passes: until it leaves room.
+        share = 1 - (allowed - self.this) / self.previous
+        return max(0.0, self.window * share - self.elapsed)
+
+
+def slots(key: str, window: int) -> tuple[str, str, float]:
+    """This window's and the previous window's counter keys, and the seconds into this one."""
+    slot, elapsed = divmod(time.time(), window)
+    return f"{key}:{int(slot)}", f"{key}:{int(slot) - 1}", elapsed
+
+
+def count(key: str, window: int, *, peek: tuple[str, ...] = ()) -> Hit:
+    """Count one request under `key` in windows of `window` seconds and read the count
+    of the window before, and the shared cache's values under `peek`: with Redis, one
+    round trip for all of it (the cache and the counters live in the same Redis)."""
+    backend = caches[ALIAS]
+    if isinstance(backend, RedisOrLocalCounters):
+        return backend.count(key, window, peek)
+    return count_locally(backend, key, window, peek)
+
+
+def uncount(hit: Hit) -> None:
+    """Take back a request `count` counted and the limit then refused (a refused request
+    does not count against the client)."""
+    with suppress(ValueError):  # the counter expired meanwhile: nothing to take back
+        counters.decr(hit.counter)
+
+
+def count_locally(store, key: str, window: int, peek: tuple[str, ...]) -> Hit:
+    this, last, elapsed = slots(key, window)
+    store.add(this, 0, 2 * window + 1)
+    now = store.incr(this)
+    previous = store.get(last) or 0
+    return Hit(now, previous, elapsed, window, cache.get_many(list(peek)) if peek else {}, this)
 
 
 class RedisOrLocalCounters(RedisCache):
@@ -62,6 +125,33 @@ class RedisOrLocalCounters(RedisCache):
     def get(self, *args, **kwargs):
         return self._either("get", *args, **kwargs)
 
+    def count(self, key: str, window: int, peek: tuple[str, ...]) -> Hit:
+        """`count` in one pipelined round trip: INCR this window's counter (kept for two
+        windows), read the previous one, and read `peek` from the shared cache (same
+        Redis, the default cache's keys and encoding). While Redis does not answer, the
+        request is counted in this process and nothing is peeked."""
+        this, last, elapsed = slots(key, window)
+        try:
+            pipe = self.client.get_client(write=True).pipeline(transaction=False)
+            pipe.incr(self.make_key(this))
+            pipe.expire(self.make_key(this), 2 * window + 1, nx=True)
+            pipe.get(self.make_key(last))
+            for name in peek:
+                pipe.get(cache.make_key(name))
+            now, _expiry, previous, *values = pipe.execute()
+        except UNREACHABLE:
+            log.warning(
+                "Redis does not answer: limits are counted in each process meanwhile.",
+                exc_info=True,
+            )
+            return count_locally(self.local, key, window, ())
+        peeked = {
+            name: self.client.decode(value)
+            for name, value in zip(peek, values, strict=True)
+            if value is not None
+        }
+        return Hit(int(now), int(previous or 0), elapsed, window, peeked, this)
+
     def get_many(self, *args, **kwargs):
         return self._either("get_many", *args, **kwargs)
 
@@ -73,6 +163,9 @@ class RedisOrLocalCounters(RedisCache):
 
     def incr(self, *args, **kwargs):
         return self._either("incr", *args, **kwargs)
+
+    def decr(self, *args, **kwargs):
+        return self._either("decr", *args, **kwargs)
 
     def delete(self, *args, **kwargs):
         return self._either("delete", *args, **kwargs)
