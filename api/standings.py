@@ -176,9 +176,10 @@ class StandingsView(EventScoped, APIView):
         """An anonymous GET of a public event whose document is already rendered is
         answered here, before DRF authenticates anyone or checks permissions (there is
         nobody to authenticate, and the public may read): the same throttles counted
-        once, the same bytes, ETag, 304 and headers. Anything else, or a throttled
-        request (answered 429 by DRF as usual, without counting it twice), goes the
-        usual way."""
+        once, the same bytes, ETag, 304 and headers, and one cache round trip in all
+        (the count and the announced standings version read together). Anything else,
+        or a throttled request (answered 429 by DRF as usual, without counting it
+        twice), goes the usual way."""
         fast = self.fast_read(request, kwargs.get("slug", ""))
         if fast is not None:
             self.args, self.kwargs = args, kwargs
