@@ -36,15 +36,15 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections
-from django.db.models import Case, F, Value, When
-from django.db.models.functions import Coalesce
+from django.db import close_old_connections, connection
+from django.db.models import Case, F, When
 from django.utils import timezone
 
 from core import background
 from scoring.models import DerivedState
 
 log = logging.getLogger(__name__)
+STATE = DerivedState._meta.db_table
 
 # A change's own job normally runs within a second or two of it; only data dirty for
 # longer than this is queued again by the catch-up.
@@ -57,18 +57,16 @@ WORKER_RAN = ("core.catch_up", 0)
 def changed(kind: str, key: int, *, countdown: float | None = None) -> None:
     """The sources of `kind` for `key` changed in this transaction: mark it dirty now,
     and queue its rebuild once the transaction commits."""
-    now = timezone.now()
-    marked = DerivedState.objects.filter(kind=kind, key=key).update(
-        changes=F("changes") + 1, dirty_since=Coalesce(F("dirty_since"), Value(now))
-    )
-    if not marked:
-        state, created = DerivedState.objects.get_or_create(
-            kind=kind, key=key, defaults={"changes": 1, "dirty_since": now}
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    # One statement whether the row is there yet or not (a hand's save makes this mark).
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"""INSERT INTO {STATE} (kind, "key", changes, built, dirty_since)
+            VALUES (%s, %s, 1, 0, %s)
+            ON CONFLICT (kind, "key") DO UPDATE SET changes = {STATE}.changes + 1,
+                dirty_since = COALESCE({STATE}.dirty_since, excluded.dirty_since)""",
+            [kind, key, now],
         )
-        if not created:  # another transaction made the row meanwhile
-            DerivedState.objects.filter(pk=state.pk).update(
-                changes=F("changes") + 1, dirty_since=Coalesce(F("dirty_since"), Value(now))
-            )
     background.after_commit(kind, key, countdown=countdown)
 
 

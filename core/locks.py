@@ -12,7 +12,10 @@ Background jobs (the standings rebuild, seating, ratings) are not marked: nobody
 on them, and they wait for their locks as long as it takes.
 
 PostgreSQL only (`SET LOCAL lock_timeout`): SQLite has no row locks; it serialises
-writers on its own, and the embedded default has one process.
+writers on its own, and the embedded default has one process. A service whose first
+lock is taken by one query (a hand's save: its table's row) may have that query set
+the bound as it reads (`for_request(..., bound_by_first_lock=True)` and `bounded`),
+which spares the save a round trip to the database.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import TypeVar
 
 from django.conf import settings
 from django.db import OperationalError, connection, transaction
+from django.db.models import BooleanField, CharField, Func, QuerySet, Value
 from django.utils.translation import gettext_lazy
 
 from core.errors import Busy
@@ -34,6 +38,8 @@ LOCK_NOT_AVAILABLE = "55P03"
 # Set on the connection while a marked transaction runs, so a marked service called
 # inside another (a confirmation recording its hand) sets the bound only once.
 BOUNDED = "kalooki_lock_wait_bounded"
+# Set while a marked transaction's bound is still to be set by its first locking query.
+PENDING = "kalooki_lock_wait_pending"
 
 
 # What a busy row is refused with, by what the service names it (`for_request`).
@@ -89,16 +95,51 @@ def sqlite_locked(error: BaseException) -> bool:
 
 def bound_lock_waits() -> None:
     """Wait at most LOCK_WAIT_SECONDS for any lock in the rest of this transaction."""
+    setattr(connection, PENDING, False)
     if connection.vendor == "postgresql":
         milliseconds = int(settings.LOCK_WAIT_SECONDS * 1000)
         with connection.cursor() as cursor:
             cursor.execute(f"SET LOCAL lock_timeout = {milliseconds}")
 
 
-def for_request(what: str) -> Callable[[F], F]:
+def bound_now() -> None:
+    """Set the bound now if this transaction's is still to be set (by a service marked
+    `bound_by_first_lock` about to take a lock some other way than through `bounded`)."""
+    if getattr(connection, PENDING, False):
+        bound_lock_waits()
+
+
+def bounded(queryset: QuerySet) -> QuerySet:
+    """`queryset`, the first query of a service marked `bound_by_first_lock` that takes
+    a lock (`select_for_update`), setting the transaction's bound as it reads: on
+    PostgreSQL a condition `set_config('lock_timeout', ..., true)`, the same as `SET
+    LOCAL`. Being volatile, it is evaluated for each row the query reads, before the
+    rows it passes are locked, so the bound holds for the query's own row locks and for
+    the rest of the transaction. A query that matches no row sets nothing: call
+    `bound_now` before locking anything else then. Anywhere else, `queryset` as is."""
+    if not getattr(connection, PENDING, False):
+        return queryset
+    setattr(connection, PENDING, False)
+    if connection.vendor != "postgresql":
+        return queryset
+    milliseconds = str(int(settings.LOCK_WAIT_SECONDS * 1000))
+    setting = Func(
+        Value("lock_timeout"),
+        Value(milliseconds),
+        Value(True, output_field=BooleanField()),
+        function="set_config",
+        output_field=CharField(),
+    )
+    return queryset.alias(lock_wait_bound=setting).filter(lock_wait_bound__isnull=False)
+
+
+def for_request(what: str, *, bound_by_first_lock: bool = False) -> Callable[[F], F]:
     """The service runs in one transaction (as `transaction.atomic`) whose lock waits
     are bounded; a wait that runs out is refused as `Busy`, naming `what` is busy (the
-    table, the event), with everything the transaction wrote rolled back."""
+    table, the event), with everything the transaction wrote rolled back.
+    `bound_by_first_lock`: the service's first lock is taken by a query it passes
+    through `bounded` (or after `bound_now`), which sets the bound: no statement of its
+    own."""
 
     def decorate(service: F) -> F:
         @functools.wraps(service)
@@ -111,10 +152,14 @@ def for_request(what: str) -> Callable[[F], F]:
                     with transaction.atomic():
                         setattr(connection, BOUNDED, True)
                         try:
-                            bound_lock_waits()
+                            if bound_by_first_lock:
+                                setattr(connection, PENDING, True)
+                            else:
+                                bound_lock_waits()
                             return service(*args, **kwargs)
                         finally:
                             setattr(connection, BOUNDED, False)
+                            setattr(connection, PENDING, False)
                 except OperationalError as error:
                     if is_lock_timeout(error):
                         raise busy(what) from error

@@ -257,13 +257,13 @@ def hand_row(stored: selectors.TableSheet, row, table_rules: rules.TableRules) -
     return out
 
 
-def build_sheet(table: Table, seats=None, names: dict[int, str] | None = None) -> Sheet:
+def build_sheet(table: Table, seats=None, names: dict[int, str] | None = None, hands=None) -> Sheet:
     """The sheet as stored: every hand of the set, recorded or not, with running totals
-    (`seats`: the table's, when a save has just read them; `names`: the event's
-    namesakes, read when not given)."""
+    (`seats` and `hands`: the table's seats and every attempt at it, when a save has
+    just read and written them; `names`: the event's namesakes, read when not given)."""
     event = table.round.event
     ruleset = event.rules
-    stored = selectors.table_sheet(table, seats, names)
+    stored = selectors.table_sheet(table, seats, names, hands)
     kinds = [rules.OVERCALL, rules.FALSE_LAYDOWN]
     if ruleset.challenge_allowed:
         kinds.append(rules.CHALLENGE)
@@ -369,17 +369,20 @@ def hand_row_view(
         context = {**sheet_context(sheet), "row": sheet.row(hand)}
         return render(request, "director/_hand_row.html", context)
 
-    form = HandRowForm(request.POST, seats=selectors.playing_seats(found, hand))
+    # The row's boxes are read with the seats the save reads under the table's lock.
+    form = HandRowForm(request.POST)
     try:
         recorded = services.record_hand(
             table=found,
             number=hand,
-            entry=form.entry(),
+            entry=form.entry_at,
             by=request.user,
             expected_version=form.version,
             reason=services.correction_reason(form.reason),
         )
     except (InvalidInput, StaleVersion, StateConflict, Busy) as error:
+        if not form.seated:  # refused before the save read the seats
+            form.seat(selectors.playing_seats(found, hand))
         sheet = build_sheet(found)
         row = sheet.row(hand)
         failed = typed_row(row, form, refused(error, form, found, hand))
@@ -395,9 +398,10 @@ def hand_row_view(
     if not is_htmx(request):
         messages.success(request, _("Hand %(hand)s saved.") % {"hand": hand})
         return redirect(f"{sheet_url(found)}#hand-{hand}")
-    # The saved row alone is drawn again: it names its seats as they are (their numbers
-    # tell two namesakes at one table apart), so the save reads nothing more for it.
-    sheet = build_sheet(found, recorded.seats or None, names={})
+    # The saved row is drawn again, and the others' running totals, from the seats and
+    # the hands as the save read and wrote them: no query. It names its seats as they
+    # are (their numbers tell two namesakes at one table apart).
+    sheet = build_sheet(found, recorded.seats or None, names={}, hands=recorded.hands or None)
     saved = sheet.row(hand)
     saved.verdict = RowVerdict(saved=True)
     context = {**sheet_context(sheet), "row": saved}

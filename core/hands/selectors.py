@@ -358,15 +358,19 @@ def seat_views(
 
 
 def table_sheet(
-    table: Table, seats: Iterable[Seat] | None = None, names: dict[int, str] | None = None
+    table: Table,
+    seats: Iterable[Seat] | None = None,
+    names: dict[int, str] | None = None,
+    hands: Iterable[Hand] | None = None,
 ) -> TableSheet:
     """A table's sheet: its seats, every hand of the set as it stands, running totals:
     5 queries (4 given the seats, read with their players; 1 fewer given the event's
-    namesakes, `names`), and 1 more once the round is closed (its adjusted scores).
-    `table` comes with its round and event (`table_of`)."""
+    namesakes, `names`; 3 fewer given `hands`, every attempt at the table holding its
+    rows, as a save leaves them), and 1 more once the round is closed (its adjusted
+    scores). `table` comes with its round and event (`table_of`)."""
     spec = table.round.event.rules
     seats = seat_views(table, seats, names)
-    recorded = current_hands(hands_of([table]))
+    recorded = current_hands(hands_of([table]) if hands is None else hands)
     progress = TableProgress(
         table.number,
         table.locked,

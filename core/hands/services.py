@@ -9,21 +9,28 @@ players entered and confirmed is recorded (`core.table_entry.services`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Prefetch
 from django.utils.translation import gettext as _
-from simple_history.utils import bulk_create_with_history, bulk_update_with_history
 
 from core import stored_texts as st
 from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import HandRejected, InvalidInput, Missing, StaleVersion, StateConflict
 from core.events.rulesets import freeze_house_rules, may_need_freezing
-from core.hands import set_totals
+from core.hands import held, set_totals
+from core.hands.rows import (
+    PENALTY_FIELDS,
+    SCORE_FIELDS,
+    StoredRows,
+    score_rows,
+    write_rows,
+)
 from core.hands.selectors import HandView, view_of
-from core.locks import for_request
+from core.locks import bound_now, bounded, for_request
 from core.rounds.tables import check_table_open
 from core.standings.services import queue_standings_refresh
 from core.words import listing
@@ -31,8 +38,6 @@ from game import rules
 from scoring.models import Hand, HandScore, Penalty, Proposal
 from tournaments.models import Event, Seat, Table
 
-SCORE_FIELDS = ("card_points", "cards", "penalty_points", "score", "sat_out")
-PENALTY_FIELDS = ("points", "extra_calls")
 # A director's reason for correcting (or restoring) a hand, kept as the change reason of
 # the history of the hand and its rows (a text column there, so that "restored version
 # N: " and the reason fit as well).
@@ -48,6 +53,10 @@ class Recorded:
     changed: bool
     view: HandView
     seats: tuple[Seat, ...]  # the table's, with their players, as the save read them
+    # Every attempt of every hand at the table as the save left it, each holding its
+    # rows (`core.hands.held`): the sheet draws the saved row and the running totals
+    # from them with no query.
+    hands: tuple[Hand, ...] = ()
 
 
 def lock_table_for_write(table: Table) -> Table:
@@ -77,7 +86,8 @@ def event_of(table: Table | TableAt) -> Event:
 
 def lock_table_with_seats(table: Table | TableAt) -> tuple[Table, list[Seat]]:
     """`lock_table_for_write`, and the table's seats with their players, in one query
-    (the lock is on the table's row alone). Missing for a TableAt naming no table."""
+    (the lock is on the table's row alone; the query sets a request's bound on the lock
+    wait, `core.locks.bounded`). Missing for a TableAt naming no table."""
     if isinstance(table, TableAt):
         where = {
             "round__event": table.event,
@@ -87,12 +97,15 @@ def lock_table_with_seats(table: Table | TableAt) -> tuple[Table, list[Seat]]:
     else:
         where = {"pk": table.pk}
     seats = list(
-        Seat.objects.select_for_update(of=("table",))
-        .select_related("table__round__event", "entry__player")
-        .filter(**{f"table__{field}": value for field, value in where.items()})
-        .order_by("position")
+        bounded(
+            Seat.objects.select_for_update(of=("table",))
+            .select_related("table__round__event", "entry__player")
+            .filter(**{f"table__{field}": value for field, value in where.items()})
+            .order_by("position")
+        )
     )
     if not seats:
+        bound_now()  # no row read, so none set it
         found = Table.objects.filter(**where).first()
         if found is None:
             raise Missing(_("No such table."))
@@ -159,10 +172,6 @@ def stored_state(hand: Hand) -> tuple:
 def new_state(scored: rules.ScoredHand, seats: dict[int, Seat]) -> tuple:
     scores, penalties = score_rows(Hand(), scored, seats)
     return hand_state(scored.outcome, scored.went_out, scored.down_and_out, scores, penalties)
-
-
-def cards_text(result: rules.SeatResult) -> str:
-    return " ".join(str(card) for card in result.cards) if result.cards is not None else ""
 
 
 def score_entry(
@@ -235,12 +244,17 @@ def overrule_open_proposals(event: Event, by: AbstractBaseUser | None) -> None:
         touch_table(proposal.table)
 
 
-@for_request("table")
+# The entry, or what makes it from the positions of the seats that play the hand, read
+# under the table's lock (the sheet's form, whose boxes are the seats).
+EntryFrom = rules.HandEntry | Callable[[list[int]], rules.HandEntry]
+
+
+@for_request("table", bound_by_first_lock=True)
 def record_hand(
     *,
     table: Table | TableAt,
     number: int,
-    entry: rules.HandEntry,
+    entry: EntryFrom,
     by: AbstractBaseUser | None = None,
     expected_version: int | None = None,
     reason: str | None = None,
@@ -260,6 +274,7 @@ def record_hand(
     overruled: what is recorded here wins. Needs the table's row lock, which it takes,
     waiting for it only briefly (`core.locks`: Busy when another save holds it).
     `table` may be named by its numbers (TableAt): it is then read only under the lock.
+    `entry` may be a function of the positions of the seats that play the hand.
     """
     # House rules: as of the first hand. Asked only when the event's row as this request
     # read it may still need freezing (frozen values are never undone; a built-in
@@ -267,6 +282,7 @@ def record_hand(
     # table's lock below.
     freezing = may_need_freezing(event_of(table))
     if freezing:
+        bound_now()  # the event's row is locked first
         freeze_house_rules(event_id=event_of(table).pk)
     table, at_table = lock_table_with_seats(table)
     event = table.round.event
@@ -277,16 +293,22 @@ def record_hand(
             _("The event's house rules were chosen meanwhile; save the hand again."),
             field="ruleset",
         )
+    if callable(entry):
+        entry = entry([seat.position for seat in at_table if seat.plays_hand(number)])
     scored, seats = score_entry(table, number, entry, at_table)
 
-    attempts = attempts_of(table, number)
+    # The players' entries open for the hand are asked for with its attempts; elsewhere
+    # none is open (they are overruled when the directors take the entry over).
+    players = event.table_entry == Event.TableEntry.PLAYERS
+    found = held.read(table, at_table, open_entries_of=number if players else None)
+    attempts = found.of(number)
     latest = attempts[-1] if attempts else None
     same = latest is not None and stored_state(latest) == new_state(scored, seats)
     if same and is_retried_save(attempts, expected_version):
-        return unchanged(table, number, by, latest, scored, seats, at_table, len(attempts))
+        return unchanged(table, number, by, latest, scored, seats, at_table, found)
     version = check_version(attempts, expected_version)
     if same and (scored.outcome == "scored" or expected_version is None):
-        return unchanged(table, number, by, latest, scored, seats, at_table, len(attempts))
+        return unchanged(table, number, by, latest, scored, seats, at_table, found)
 
     if latest is not None and latest.outcome == Hand.Outcome.SCORED:
         hand = latest  # a correction replaces the scored attempt in place, rows and all
@@ -303,10 +325,11 @@ def record_hand(
     hand.recorded_by = by if by is not None and by.is_authenticated else None
     with_history_user(hand, by, reason).save()
     touched, scores, penalties = write_rows(hand, scored, seats, stored, by, reason)
-    hand_changed(table, number, by=by, seat_ids=touched)
+    hand_changed(table, number, by=by, seat_ids=touched, open_entries=found.open_entries)
     deals = max(len(attempts), hand.attempt)
     view = view_of(hand, scores, penalties, hand.version, deals)
-    return Recorded(hand=hand, changed=True, view=view, seats=tuple(at_table))
+    hands = found.with_hand(hand, scores, penalties).attempts
+    return Recorded(hand=hand, changed=True, view=view, seats=tuple(at_table), hands=hands)
 
 
 def is_retried_save(attempts: list[Hand], expected_version: int | None) -> bool:
@@ -326,25 +349,35 @@ def unchanged(
     scored: rules.ScoredHand,
     seats: dict[int, Seat],
     at_table: list[Seat],
-    deals: int,
+    found: held.Held,
 ) -> Recorded:
     """A save that changes nothing: the stored hand, as a resend is answered."""
-    hand_changed(table, number, by=by, seat_ids=None)
+    hand_changed(table, number, by=by, seat_ids=None, open_entries=found.open_entries)
+    deals = len(found.of(number))
     view = view_of(latest, *score_rows(latest, scored, seats), latest.version, deals)
-    return Recorded(hand=latest, changed=False, view=view, seats=tuple(at_table))
+    return Recorded(
+        hand=latest, changed=False, view=view, seats=tuple(at_table), hands=found.attempts
+    )
 
 
 def hand_changed(
-    table: Table, number: int, *, by: AbstractBaseUser | None, seat_ids: set[int] | None
+    table: Table,
+    number: int,
+    *,
+    by: AbstractBaseUser | None,
+    seat_ids: set[int] | None,
+    open_entries: bool | None = None,
 ) -> None:
     """What follows a hand changed at `table` (recorded, corrected, restored or
     deleted; the table with its round and event, under its row lock): the players'
     entries still open for it are overruled (what a director records wins), the
     table's players' entry page follows once committed, and, when rows changed
     (`seat_ids`: the seats whose scores were written or removed; None when nothing was),
-    the seats' set totals are added up again and the standings rebuilt once committed."""
+    the seats' set totals are added up again and the standings rebuilt once committed.
+    `open_entries`: whether the players' entries open for the hand are any, when the
+    caller read it under the lock (None: they are looked for)."""
     event = table.round.event
-    if event.table_entry == Event.TableEntry.PLAYERS:
+    if event.table_entry == Event.TableEntry.PLAYERS and open_entries is not False:
         # Elsewhere none is open: they are overruled when the directors take entry over.
         overrule_proposals(table, number, by)
     touch_table(table)
@@ -376,93 +409,6 @@ def too_few_left(table: Table, number: int, seats: list[Seat]) -> str:
         "least": rules.TABLE_MIN,
         "closed": closed,
     }
-
-
-def score_rows(
-    hand: Hand, scored: rules.ScoredHand, seats: dict[int, Seat]
-) -> tuple[list[HandScore], list[Penalty]]:
-    """The score and penalty rows that `scored` stands for (unsaved)."""
-    scores = [
-        HandScore(
-            hand=hand,
-            seat=seats[r.seat],
-            card_points=r.card_points,
-            cards=cards_text(r),
-            penalty_points=r.penalty_points,
-            score=r.score,
-            sat_out=r.sat_out,
-        )
-        for r in scored.results
-    ]
-    penalties = [
-        Penalty(
-            hand=hand,
-            seat=seats[p.seat],
-            kind=p.kind,
-            points=p.points,
-            extra_calls=p.extra_calls,
-        )
-        for p in scored.penalties
-    ]
-    return scores, penalties
-
-
-def sync_rows(
-    existing: dict, wanted: dict, fields: tuple[str, ...], by, reason: str | None = None
-) -> None:
-    """Bring stored rows to the wanted ones, updating in place so each row's history
-    shows before -> after; rows no longer wanted are deleted. New and changed rows are
-    written in bulk, with their history: two queries each, whatever their number."""
-    for key, row in existing.items():
-        if key not in wanted:
-            with_history_user(row, by, reason).delete()
-    created, changed = [], []
-    for key, new in wanted.items():
-        row = existing.get(key)
-        if row is None:
-            created.append(with_history_user(new, by, reason))
-        elif any(getattr(row, f) != getattr(new, f) for f in fields):
-            for f in fields:
-                setattr(row, f, getattr(new, f))
-            changed.append(with_history_user(row, by, reason))
-    if created:
-        bulk_create_with_history(created, type(created[0]), default_change_reason=reason)
-    if changed:
-        bulk_update_with_history(
-            changed, type(changed[0]), list(fields), default_change_reason=reason
-        )
-
-
-@dataclass(frozen=True)
-class StoredRows:
-    """The score and penalty rows a hand has before a save (with their seats loaded)."""
-
-    scores: list[HandScore]
-    penalties: list[Penalty]
-
-
-def write_rows(
-    hand: Hand,
-    scored: rules.ScoredHand,
-    seats: dict[int, Seat],
-    stored: StoredRows,
-    by: AbstractBaseUser | None,
-    reason: str | None = None,
-) -> tuple[set[int], list[HandScore], list[Penalty]]:
-    """Bring the hand's score and penalty rows from `stored` to what `scored` says;
-    return the seats whose scores in it were written or removed (their set totals
-    change), and the rows it now has."""
-    scores, penalties = score_rows(hand, scored, seats)
-    existing = {s.seat.position: s for s in stored.scores}
-    sync_rows(existing, {s.seat.position: s for s in scores}, SCORE_FIELDS, by, reason)
-    sync_rows(
-        {(p.seat.position, p.kind): p for p in stored.penalties},
-        {(p.seat.position, p.kind): p for p in penalties},
-        PENALTY_FIELDS,
-        by,
-        reason,
-    )
-    return {s.seat_id for s in existing.values()} | {s.seat_id for s in scores}, scores, penalties
 
 
 @for_request("table")

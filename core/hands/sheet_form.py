@@ -78,9 +78,13 @@ class HandRowForm:
     `version`, the hand's version when the director started editing it, and on a
     recorded hand's row `reason`, the director's optional reason for the correction."""
 
-    def __init__(self, data: Mapping[str, str], *, seats: Sequence[int]) -> None:
-        self.seats = tuple(seats)
-        self.values = {pos: data.get(seat_field(pos), "").strip() for pos in self.seats}
+    def __init__(self, data: Mapping[str, str], *, seats: Sequence[int] | None = None) -> None:
+        self.data = data
+        self.seats: tuple[int, ...] = ()
+        self.values: dict[int, str] = {}
+        self.seated = False
+        if seats is not None:
+            self.seat(seats)
         self.went_out = data.get("went_out", "").strip()
         self.down_and_out = data.get("down_and_out", "").lower() in TRUE_VALUES
         self.redeal = data.get("redeal", "").lower() in TRUE_VALUES
@@ -111,6 +115,18 @@ class HandRowForm:
                 and str(value).strip()
             }
         )
+
+    def seat(self, seats: Sequence[int]) -> None:
+        """Read the boxes of these seats (those that play the hand)."""
+        self.seats = tuple(seats)
+        self.values = {pos: self.data.get(seat_field(pos), "").strip() for pos in self.seats}
+        self.seated = True
+
+    def entry_at(self, seats: Sequence[int]) -> rules.HandEntry:
+        """`entry`, reading the boxes of these seats: what the hand's save calls with the
+        seats it reads under the table's lock (so the form reads none of its own)."""
+        self.seat(seats)
+        return self.entry()
 
     @staticmethod
     def read_version(text: str) -> int | None:
