@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from core import services
 from tests.fixtures import make_round, make_world
+from tests.html import Page
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +92,45 @@ def test_a_save_through_the_api_costs_a_fixed_number_of_queries(tables, rounds, 
         assert response.status_code == 200, response.content[:300]
         counts.append(queries(captured))
     assert max(counts) <= most, counts
+
+
+def test_the_saved_row_and_totals_are_what_the_sheet_shows_afterwards(client):
+    """The saved row, every row's running totals, the set totals and the progress are
+    drawn from what the save holds, not read again: they are what the whole sheet shows
+    right after, through new hands, a redeal, a penalty charged then cleared, and a
+    correction of an earlier hand."""
+    w, last = world(1, 1)
+    client.force_login(w.alice)
+    seats = (1, 2, 3, 4)
+    saves = (
+        (1, {"seat1": "23", "seat2": "0", "seat3": "JK AS 10H 7D", "seat4": "41"}),
+        (2, {"redeal": "on"}),
+        (2, {"seat1": "10", "seat2": "5", "seat3": "0", "seat4": "7", "went_out": "3",
+             "p1_seat": "1", "p1_kind": "overcall"}),
+        (3, {"seat1": "0", "seat2": "12", "seat3": "9", "seat4": "4"}),
+        (1, {"seat1": "30", "seat2": "0", "seat3": "JK AS 10H 7D", "seat4": "41",
+             "reason": "recounted"}),
+        (2, {"seat1": "10", "seat2": "5", "seat3": "0", "seat4": "8", "went_out": "3"}),
+    )  # fmt: skip
+    for number, typed in saves:
+        sheet = Page(client.get(w.sheet_url()).content)
+        version = sheet.value(number, "version")
+        response = client.post(
+            w.hand_url(number), {**typed, "version": version}, HTTP_HX_REQUEST="true"
+        )
+        assert response.status_code == 200, response.content[:300]
+        saved, after = Page(response.content), Page(client.get(w.sheet_url()).content)
+        for hand in range(1, 10):
+            for seat in seats:
+                assert saved.text(f"run-{hand}-{seat}") == after.text(f"run-{hand}-{seat}")
+        for seat in seats:
+            assert saved.text(f"total-{seat}") == after.text(f"total-{seat}")
+        assert saved.text("sheet-progress") == after.text("sheet-progress")
+        names = [
+            name
+            for form, name in after.fields
+            if form == f"hand-{number}-form" and name != "csrfmiddlewaretoken"
+        ]
+        assert [saved.value(number, name) for name in names] == [
+            after.value(number, name) for name in names
+        ]
