@@ -1,21 +1,27 @@
-"""Saving one hand on a 1,024-player event, request to response.
+"""Saving one hand on a 1,024-player event, request to response, beside a trivial view.
 
 Not a test: it prints figures. A director signs in, then one hand of a table in the
 event's live round is saved N times through the sheet's own endpoint (the HTMX POST
 the page makes), alternating between two valid entries so that every save really
-changes the hand (a correction, sent with the version just read). Printed: the median
-and 95th percentile of the request time in ms, and the SQL queries per save, with the
-same count on a 32-player event to show that it does not grow with the event.
+changes the hand (a correction, sent with the version just read); after each, another
+hand of the same table is saved through the API (PUT with If-Match), and the trivial
+view (`/healthz`) is asked once with the same client, in the same process, so that the
+three see the same machine at the same moment. Printed: the SQL queries per save, the
+median and 95th percentile of each request's time in ms, and p95(save) / p95(trivial)
+(the goal: at most 10x), with the same on a 32-player event to show that the save's
+cost does not grow with the event.
 
 Two modes, because the standings rebuild follows every save:
   queued  the request queues the Celery task and answers (production: a worker
           rebuilds the standings after the response);
-  eager   the embedded default (no broker): the rebuild runs in the request.
+  eager   the embedded default (no broker): the rebuild runs in the request (the
+          sheet's save only).
 
     .venv/bin/python bench/save_hand.py [--saves 200] [--players 1024] [--rounds 10]
 
-Runs on the database DATABASE_URL names (the project's SQLite file when unset); the
-events `bench-1024` and `bench-32` are generated there once and reused.
+Runs on the database DATABASE_URL names (the project's SQLite file when unset; a
+PostgreSQL database is created if missing); the events `bench-1024` and `bench-32` are
+generated there once and reused.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ import time
 from pathlib import Path
 from unittest import mock
 
+from _setup import big_event, create_database
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -35,6 +43,9 @@ def setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kalooki_site.settings_test")
     os.environ.setdefault("LOG_LEVEL", "ERROR")  # not a line per eager Celery task
     sys.path.insert(0, str(ROOT))
+    url = os.environ.get("DATABASE_URL", "")
+    if url.startswith("postgres"):
+        create_database(url)
     import django
 
     django.setup()
@@ -57,18 +68,7 @@ def database() -> str:
 
 def bench_event(players: int, rounds: int):
     """The generated event (its last round in play), made once and reused."""
-    from core.demo import DemoOptions, generate_demo_event
-    from tournaments.models import Event
-
-    slug = f"bench-{players}"
-    event = Event.objects.filter(slug=slug).first()
-    if event is not None:
-        return event, "reused"
-    started = time.perf_counter()
-    event = generate_demo_event(
-        DemoOptions(players=players, rounds=rounds, seed=7, slug=slug, name=slug, live=True)
-    )
-    return event, f"generated in {time.perf_counter() - started:.1f}s"
+    return big_event(players, rounds, slug=f"bench-{players}", live=True)
 
 
 def director_client():
@@ -87,10 +87,10 @@ def director_client():
 
 
 def target(event):
-    """A four-seat table of the live round and a hand number to save there."""
+    """A four-seat table of the live round, and the URLs of two of its hands: one saved
+    from the sheet, the other through the API."""
     from django.db.models import Count
 
-    from core.selectors import hand_version
     from tournaments.models import Table
 
     round_ = event.rounds.order_by("-number").first()
@@ -101,65 +101,115 @@ def target(event):
         .order_by("number")
         .first()
     )
-    url = f"/director/{event.slug}/rounds/{round_.number}/tables/{table.number}/hands/5/"
-    return table, url, hand_version(table, 5)
+    sheet = f"/director/{event.slug}/rounds/{round_.number}/tables/{table.number}/hands/5/"
+    api = f"/api/v1/events/{event.slug}/rounds/{round_.number}/tables/{table.number}/hands/6/"
+    return table, sheet, api
 
 
 ENTRIES = (
     {"seat1": "23", "seat2": "0", "seat3": "JK AS 10H 7D", "seat4": "41", "went_out": "2"},
     {"seat1": "31", "seat2": "0", "seat3": "15", "seat4": "8", "went_out": "2"},
 )
+API_HANDS = (
+    {"went_out": 2, "scores": [{"seat": 1, "points": 23}, {"seat": 3, "points": 9},
+                               {"seat": 4, "points": 41}]},
+    {"went_out": 3, "scores": [{"seat": 1, "points": 5}, {"seat": 2, "points": 18},
+                               {"seat": 4, "points": 7}]},
+)  # fmt: skip
 
 
-def save_many(client, table, url: str, version: int, saves: int) -> tuple[list[float], list[int]]:
+def api_client():
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    user = get_user_model().objects.get(username="bench-director")
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.get_or_create(user=user)[0].key}")
+    return client
+
+
+def measured(send) -> tuple[float, int]:
+    """One request's time in ms and its SQL statements (counted as they run: no debug
+    cursor, which would slow the request it measures)."""
     from django.db import connection
-    from django.test.utils import CaptureQueriesContext
 
+    executed = [0]
+
+    def counted(execute, sql, params, many, context):
+        executed[0] += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(counted):
+        started = time.perf_counter()
+        response = send()
+        took = (time.perf_counter() - started) * 1000
+    if response.status_code != 200:
+        raise SystemExit(f"{response.status_code}: {response.content[:300]}")
+    return took, executed[0]
+
+
+def save_many(client, api, event, saves: int, with_api: bool) -> dict[str, list]:
+    """`saves` rounds of: the sheet's save, the API's (when `with_api`), the trivial view."""
     from core.selectors import hand_version
 
-    times, queries = [], []
+    table, sheet_url, api_url = target(event)
+    out: dict[str, list] = {"sheet": [], "sheet_q": [], "api": [], "api_q": [], "trivial": []}
     for i in range(saves):
-        data = {**ENTRIES[i % 2], "version": str(version)}
-        connection.queries_log.clear()  # it keeps at most 9,000: count from empty
-        with CaptureQueriesContext(connection) as captured:
-            started = time.perf_counter()
-            response = client.post(url, data, HTTP_HX_REQUEST="true")
-            took = time.perf_counter() - started
-        if response.status_code != 200:
-            raise SystemExit(f"save {i} answered {response.status_code}: {response.content[:300]}")
-        version = hand_version(table, 5)
-        times.append(took * 1000)
-        queries.append(len(captured))
-    return times, queries
+        data = {**ENTRIES[i % 2], "version": str(hand_version(table, 5))}
+        took, queries = measured(lambda d=data: client.post(sheet_url, d, HTTP_HX_REQUEST="true"))
+        out["sheet"].append(took)
+        out["sheet_q"].append(queries)
+        if with_api:
+            version = f'"{hand_version(table, 6)}"'
+            body = API_HANDS[i % 2]
+            took, queries = measured(
+                lambda b=body, v=version: api.put(api_url, b, format="json", HTTP_IF_MATCH=v)
+            )
+            out["api"].append(took)
+            out["api_q"].append(queries)
+        out["trivial"].append(measured(lambda: client.get("/healthz"))[0])
+    return out
 
 
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
 
-def run(client, event, saves: int, mode: str) -> tuple[list[float], list[int]]:
+def run(client, api, event, saves: int, mode: str) -> dict[str, list]:
     from core import background
 
-    table, url, version = target(event)
     warm = 5
     if mode == "queued":
         with mock.patch.object(background, "send") as queued:
-            times, queries = save_many(client, table, url, version, saves + warm)
+            out = save_many(client, api, event, saves + warm, with_api=True)
         # Every save after the first changes the hand, and so queues a rebuild (the
         # first may repeat what a previous run left there: a resend changes nothing).
         assert queued.call_count >= saves + warm - 1, "every change queues a rebuild"
     else:
-        times, queries = save_many(client, table, url, version, saves + warm)
-    return times[warm:], queries[warm:]
+        out = save_many(client, api, event, saves + warm, with_api=False)
+    return {name: values[warm:] for name, values in out.items()}
 
 
-def describe(times: list[float], queries: list[int]) -> str:
-    counts = sorted(set(queries))
-    count = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
-    return (
-        f"median {statistics.median(times):.1f} ms, p95 {p95(times):.1f} ms "
-        f"(min {min(times):.1f}, max {max(times):.1f}); SQL queries per save: {count}"
-    )
+def counts(queries: list[int]) -> str:
+    found = sorted(set(queries))
+    return str(found[0]) if len(found) == 1 else f"{found[0]}-{found[-1]}"
+
+
+def timing(times: list[float]) -> str:
+    return f"p50 {statistics.median(times):6.1f} ms, p95 {p95(times):6.1f} ms"
+
+
+def describe(out: dict[str, list]) -> list[str]:
+    trivial = p95(out["trivial"])
+    lines = [f"trivial view /healthz:      {timing(out['trivial'])}"]
+    for name, what in (("sheet", "sheet's save (HTMX POST)"), ("api", "API's save (PUT)")):
+        if out[name]:
+            lines.append(
+                f"{what + ':':<27} {timing(out[name])}, {counts(out[name + '_q']):>5} queries; "
+                f"p95 / trivial p95 = {p95(out[name]) / trivial:.1f}x"
+            )
+    return lines
 
 
 def size_of(event) -> str:
@@ -180,29 +230,37 @@ def main() -> None:
     args = parser.parse_args()
     env = f"DATABASE_URL={os.environ['DATABASE_URL']} " if os.environ.get("DATABASE_URL") else ""
     print(f"$ {env}{Path(sys.executable).name} {' '.join(sys.argv)}")
+    print(f"load average before: {Path('/proc/loadavg').read_text().strip()}")
     setup()
     print(f"database: {database()}")
     client = director_client()
-    big, how = bench_event(args.players, args.rounds)
-    small, small_how = bench_event(32, 3)
-    print(f"{big.slug}: {size_of(big)} ({how})")
-    print(f"{small.slug}: {size_of(small)} ({small_how})")
-    print(f"saving hand 5 of one table in the live round, {args.saves} saves after 5 warm-up")
+    api = api_client()
+    big, small = bench_event(args.players, args.rounds), bench_event(32, 3)
+    print(f"{big.slug}: {size_of(big)}")
+    print(f"{small.slug}: {size_of(small)}")
+    print(
+        f"one table of the live round: hand 5 from the sheet, hand 6 through the API, then "
+        f"/healthz; {args.saves} times after 5 warm-up"
+    )
     results = {}
     for mode in ("queued", "eager"):
         for event in (big, small):
-            results[mode, event.slug] = run(client, event, args.saves, mode)
+            results[mode, event.slug] = run(client, api, event, args.saves, mode)
     for mode, what in (
         ("queued", "standings task queued, as in production"),
         ("eager", "standings rebuilt inside the request: embedded default, no broker"),
     ):
         print(f"\n{mode}: {what}")
         for event in (big, small):
-            print(f"  {event.slug:>10}: {describe(*results[mode, event.slug])}")
-    big_q = set(results["queued", big.slug][1])
-    small_q = set(results["queued", small.slug][1])
-    verdict = "the same" if big_q == small_q else "DIFFERENT"
-    print(f"\nqueries per save (queued), {big.slug} vs {small.slug}: {verdict}")
+            print(f"  {event.slug}:")
+            for line in describe(results[mode, event.slug]):
+                print(f"    {line}")
+    for name in ("sheet_q", "api_q"):
+        big_q = set(results["queued", big.slug][name])
+        small_q = set(results["queued", small.slug][name])
+        verdict = "the same" if big_q == small_q else "DIFFERENT"
+        print(f"\nqueries per save ({name[:-2]}, queued), {big.slug} vs {small.slug}: {verdict}")
+    print(f"load average after: {Path('/proc/loadavg').read_text().strip()}")
 
 
 if __name__ == "__main__":
