@@ -227,6 +227,11 @@ def growth_line(name: str, warm: int, end: int, peak: int, bound: float) -> tupl
     )
 
 
+def rss_at(series: list[tuple[float, int]], seconds: float) -> int:
+    """The first sample at or after `seconds`."""
+    return next(kib for at, kib in series if at >= seconds)
+
+
 def report_web(samples: dict[int, list[tuple[float, int]]], warm_up: float, bound: float) -> bool:
     print(f"web workers' RSS (VmRSS, every {SAMPLE_SECONDS} s; warm-up {warm_up:g} min):")
     held = True
@@ -237,6 +242,12 @@ def report_web(samples: dict[int, list[tuple[float, int]]], warm_up: float, boun
             continue
         line, ok = growth_line(f"worker {pid}", after[0], after[-1], max(after), bound)
         print(f"{line}; at start {mib(series[0][1])}")
+        minutes = [m for m in (1, 2, 3, 5, 7) if m * 60 < series[-1][0]]
+        print(
+            "    at minute "
+            + ", ".join(f"{m}: {mib(rss_at(series, m * 60))}" for m in minutes)
+            + f", end: {mib(series[-1][1])}"
+        )
         held &= ok
     return held
 
@@ -273,7 +284,7 @@ def worker_phase(args, site: Site, port: int, env: dict) -> list[int]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--minutes", type=float, default=10)
-    parser.add_argument("--warm-up", type=float, default=1, help="minutes")
+    parser.add_argument("--warm-up", type=float, default=3, help="minutes")
     parser.add_argument("--clients", type=int, default=3)
     parser.add_argument("--pause", type=float, default=0.1, help="s between a reader's requests")
     parser.add_argument("--save-every", type=float, default=10.0)

@@ -59,10 +59,12 @@ DOCUMENT_TTL = 60 * 60
 
 _ALL_COPIES: list[ProcessCopies] = []
 
-# What one kind of copy may hold in one process unless it says otherwise: several of a
+# What one kind of copy may hold in one process unless it says otherwise: a few of a
 # national championship's biggest documents (a round's 1,024 tables: about 2 MB as
-# kept; the standings API document and its gzip 1.3 MB).
-DEFAULT_BYTES = 32 * 2**20
+# kept; the standings API document and its gzip 1.3 MB), or a smaller event's every
+# page. Copies of a version the standings have left are never read again and go only
+# when newer ones push them out, so this is also what they may waste.
+DEFAULT_BYTES = 16 * 2**20
 # Items of a collection weighed by `approximate_bytes`, by depth: the rest are taken to
 # weigh as much as those (a copy's items are alike: rows of one kind). A record (a
 # short tuple, an object's attributes) is weighed whole.
@@ -159,6 +161,12 @@ class ProcessCopies:
     def _drop(self, key: Any) -> None:
         self.bytes -= self._kept.pop(key)[2]
 
+    def forget(self, key: Any) -> None:
+        """Drop the copy under `key`, if there is one."""
+        with self._lock:
+            if key in self._kept:
+                self._drop(key)
+
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
@@ -246,10 +254,35 @@ def screen_key(slug: str) -> str:
     return f"{PREFIX}:screen:{slug}"
 
 
+# The versions the shared cache announces, as this process last read them, reused for
+# RECHECK seconds: a busy page or live poll then asks the shared cache a few times a
+# second per process instead of on every request. This process's own announcements
+# replace them at once (`announce_version`, `announce_screen`, `remember_version`);
+# another process's reach this one within RECHECK. Pays for: the leaderboard's and the
+# live poll's ratio to the trivial view (docs/benchmarks.md, "Reads at the cache's
+# speed"), where the round trip was most of a cached page's cost on a busy machine.
+RECHECK = 0.25
+ANNOUNCED = ProcessCopies(
+    "announced versions",
+    size=4096,
+    ttl=RECHECK,
+    max_bytes=2**20,
+    why="docs/benchmarks.md, reads at the cache's speed: leaderboard and poll ratios",
+)
+
+
 def announced(slug: str, *keys: str) -> dict[str, Any]:
     """The event's announced versions and whatever the cache holds under `keys`: one
-    round trip."""
-    return cache.get_many([version_key(slug), screen_key(slug), *keys])
+    round trip, or none for the versions alone when this process read them less than
+    RECHECK seconds ago."""
+    if not keys:
+        known = ANNOUNCED.get(slug)
+        if known is not None:
+            return dict(known)
+    versions = (version_key(slug), screen_key(slug))
+    found = cache.get_many([*versions, *keys])
+    ANNOUNCED.put(slug, {key: found[key] for key in versions if key in found})
+    return found
 
 
 def announce_version(event: Event, version: int) -> None:
@@ -258,6 +291,7 @@ def announce_version(event: Event, version: int) -> None:
     transaction.on_commit(
         partial(cache.set, version_key(event.slug), (version, event.public), ANNOUNCED_TTL)
     )
+    transaction.on_commit(partial(ANNOUNCED.forget, event.slug))
 
 
 def announce_screen(event: Event, version: int) -> None:
@@ -266,6 +300,7 @@ def announce_screen(event: Event, version: int) -> None:
     the event's default language is looked up afresh."""
     transaction.on_commit(partial(cache.set, screen_key(event.slug), version, ANNOUNCED_TTL))
     transaction.on_commit(partial(cache.delete, language_key(event.slug)))
+    transaction.on_commit(partial(ANNOUNCED.forget, event.slug))
 
 
 # --- The default language of an event's pages --------------------------------------------
@@ -301,6 +336,7 @@ def remember_version(event: Event) -> None:
     cached version older than this read (an announcement lost) or a changed public
     flag is replaced, briefly, so that even a race with a newer announcement heals
     within seconds."""
+    ANNOUNCED.forget(event.slug)
     key, value = version_key(event.slug), (event.standings_version, event.public)
     if not cache.add(key, value, REMEMBERED_TTL):
         cached = cache.get(key)
@@ -315,19 +351,19 @@ def remember_version(event: Event) -> None:
 
 def still_announced(event: Event) -> bool:
     """Whether the shared cache still announces this copy of a public event's
-    standings version: one round trip."""
-    return cache.get(version_key(event.slug)) == (event.standings_version, True)
+    standings version: one round trip at most (`announced`)."""
+    return announced(event.slug).get(version_key(event.slug)) == (event.standings_version, True)
 
 
 def unchanged(slug: str, version: int | None, screen: int | None) -> bool:
     """Whether a public event's standings are still at `version` and its screens at
-    `screen`: one cache round trip, no query.
+    `screen`: one cache round trip at most (`announced`), no query.
 
     Private events always take the slow path, where the viewer's rights are checked.
     """
     if version is None or screen is None:
         return False
-    cached = cache.get_many([version_key(slug), screen_key(slug)])
+    cached = announced(slug)
     standings = cached.get(version_key(slug))
     return (
         standings is not None

@@ -189,10 +189,7 @@ class ClosedBase:
 # figures": about 1,000 sets ranked instead of 10,000 at 1,024 players). About 1.1 MB
 # at 4,096 players (docs/benchmarks.md, "Memory of a web process and a worker").
 CLOSED_BASES = ProcessCopies(
-    "closed rounds' tallies",
-    size=64,
-    max_bytes=16 * 2**20,
-    why="docs/benchmarks.md: incremental rebuild",
+    "closed rounds' tallies", size=64, why="docs/benchmarks.md: incremental rebuild"
 )
 
 
@@ -259,7 +256,7 @@ def closed_rounds(event: Event, up_to: int) -> tuple[dict, list[ranking.SetRecor
 # (round id, the standings version it made, entry -> (row id, the written values)).
 # Pays for: about 40 ms of reading and decoding 2,048 fields per rebuild at 1,024
 # players (docs/benchmarks.md, "The rebuild no longer reads every stored standing").
-# About 7 MB at 4,096 players: the default byte cap keeps four such events.
+# About 7 MB at 4,096 players: the default byte cap keeps two such events.
 WRITTEN_ROWS = ProcessCopies(
     "rows the last rebuild wrote", size=64, why="docs/benchmarks.md: rebuild's compare"
 )
