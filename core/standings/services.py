@@ -99,13 +99,15 @@ def rebuild(
     full: bool = False,
 ) -> int:
     """Rebuild the current round's standings (or those after round `round_number`, for
-    an event loaded in bulk); return the new standings version. With `if_stale`, only
-    if the database still says they are stale once the lock is held.
+    an event loaded in bulk, each of whose rounds is ranked in turn); return the new
+    standings version. With `if_stale`, only if the database still says they are stale
+    once the lock is held.
 
     Ranks from the set totals every hand save keeps (`core.hands.set_totals`) and
-    writes only the standings that changed. `full` (and an event loaded in bulk, or
-    whose totals are not kept yet) adds up every hand score again first, and writes
-    the kept totals from them: the result is the same, only slower.
+    writes only the standings that changed. `full` (and an event whose totals are not
+    kept yet: one loaded in bulk, before its first rebuild) adds up every hand score
+    again first, and writes the kept totals from them: the result is the same, only
+    slower.
 
     Takes the event's row lock, so two workers rebuilding at once run one after the
     other, each from the scores as committed: the result is the same either way.
@@ -120,7 +122,7 @@ def rebuild(
     if round_ is None:
         derived.built(background.STANDINGS, event.pk, changes)
         return event.standings_version
-    in_full = full or round_number is not None or not set_totals.is_kept(event.pk)
+    in_full = full or not set_totals.is_kept(event.pk)
     sets, base = read_sets(event, round_, in_full=in_full, full=full)
     closed = read.latest_closed(event, up_to=round_.number)
     ranked = ranking.rank_standings(
