@@ -29,6 +29,7 @@ import itertools
 import json
 import os
 import random
+import statistics
 import threading
 import time
 from collections import Counter
@@ -217,7 +218,7 @@ def web_phase(args, site: Site, port: int, master: int) -> dict[int, list[tuple[
     return samples
 
 
-def growth_line(name: str, warm: int, end: int, peak: int, bound: float) -> tuple[str, bool]:
+def growth_line(name: str, warm: float, end: float, peak: int, bound: float) -> tuple[str, bool]:
     grown = (end - warm) / warm * 100
     held = grown < bound
     return (
@@ -233,18 +234,28 @@ def rss_at(series: list[tuple[float, int]], seconds: float) -> int:
 
 
 def report_web(samples: dict[int, list[tuple[float, int]]], warm_up: float, bound: float) -> bool:
-    print(f"web workers' RSS (VmRSS, every {SAMPLE_SECONDS} s; warm-up {warm_up:g} min):")
+    """Each worker's RSS just after warm-up and at the end, each the median of a
+    minute's samples (one sample rises and falls by a few percent with the requests in
+    hand), and the peak after warm-up."""
+    print(
+        f"web workers' RSS (VmRSS every {SAMPLE_SECONDS} s; after warm-up: the median of "
+        f"minute {warm_up:g}-{warm_up + 1:g}; at the end: the median of the last minute):"
+    )
     held = True
     for pid, series in sorted(samples.items()):
-        after = [kib for at, kib in series if at >= warm_up * 60]
-        if len(after) < 2:
+        end = series[-1][0]
+        first = [kib for at, kib in series if warm_up * 60 <= at < (warm_up + 1) * 60]
+        last = [kib for at, kib in series if at >= end - 60]
+        if end < (warm_up + 2) * 60 or not first:
             print(f"  worker {pid}: too few samples after warm-up ({len(series)} in all)")
             continue
-        line, ok = growth_line(f"worker {pid}", after[0], after[-1], max(after), bound)
+        peak = max(kib for at, kib in series if at >= warm_up * 60)
+        warm, final = statistics.median(first), statistics.median(last)
+        line, ok = growth_line(f"worker {pid}", warm, final, peak, bound)
         print(f"{line}; at start {mib(series[0][1])}")
-        minutes = [m for m in (1, 2, 3, 5, 7) if m * 60 < series[-1][0]]
+        minutes = [m for m in (1, 2, 3, 5, 7, 9) if m * 60 < end]
         print(
-            "    at minute "
+            "    one sample at minute "
             + ", ".join(f"{m}: {mib(rss_at(series, m * 60))}" for m in minutes)
             + f", end: {mib(series[-1][1])}"
         )
