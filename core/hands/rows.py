@@ -59,21 +59,24 @@ def sync_rows(
     for key, row in existing.items():
         if key not in wanted:
             with_history_user(row, by, reason).delete()
-    created, changed = [], []
+    created, changed, columns = [], [], set()
     for key, new in wanted.items():
         row = existing.get(key)
         if row is None:
             created.append(with_history_user(new, by, reason))
-        elif any(getattr(row, f) != getattr(new, f) for f in fields):
-            for f in fields:
+            continue
+        differ = {f for f in fields if getattr(row, f) != getattr(new, f)}
+        if differ:
+            for f in differ:
                 setattr(row, f, getattr(new, f))
             changed.append(with_history_user(row, by, reason))
+            columns |= differ
     if created:
         bulk_create_with_history(created, type(created[0]), default_change_reason=reason)
     if changed:
-        bulk_update_with_history(
-            changed, type(changed[0]), list(fields), default_change_reason=reason
-        )
+        # Only the columns some row changed (the history rows keep every field).
+        written = [f for f in fields if f in columns]
+        bulk_update_with_history(changed, type(changed[0]), written, default_change_reason=reason)
 
 
 @dataclass(frozen=True)
