@@ -244,3 +244,29 @@ def test_an_event_made_private_stops_answering_polls_after_the_next_read(client,
     assert client.get("/events/kingston/live/?s=0&v=0").status_code == 200  # read as a superuser
     client.logout()
     assert client.get("/events/kingston/live/?s=0&v=1").status_code == 404
+
+
+def test_a_version_another_process_announces_reaches_this_one_within_the_recheck(
+    client, event, announce, monkeypatch
+):
+    announce(event, 5)
+    poll = "/events/kingston/live/?s=0&v=5"
+    now = [1000.0]
+    monkeypatch.setattr(caching.time, "monotonic", lambda: now[0])
+    caching.ANNOUNCED.clear()
+    assert client.get(poll).status_code == 204  # read now: kept from here on
+    # A rebuild in another process commits and announces in the shared cache alone.
+    Event.objects.filter(pk=event.pk).update(standings_version=6)
+    cache.set(caching.version_key("kingston"), (6, True))
+    now[0] += caching.RECHECK / 2
+    assert client.get(poll).status_code == 204  # this process read the versions just now
+    now[0] += caching.RECHECK
+    assert client.get(poll).status_code == 200  # ...and asks again once RECHECK passed
+
+
+def test_this_processs_own_announcement_is_seen_at_once(client, event, announce):
+    announce(event, 5)
+    poll = "/events/kingston/live/?s=0&v=5"
+    assert client.get(poll).status_code == 204
+    announce(event, 6)
+    assert client.get(poll).status_code == 200

@@ -257,11 +257,17 @@ def test_an_unchanged_poll_of_any_live_page_is_one_cache_round_trip_and_no_query
     monkeypatch.setattr(caching, "cache", counting)
     monkeypatch.setattr(live, "cache", counting)
     for path, poll in found.items():
+        caching.ANNOUNCED.clear()  # as RECHECK seconds after this process last asked
         counting.calls.clear()
         with django_assert_num_queries(0):
             response = client.get(poll)
         assert response.status_code == 204, path
         assert counting.calls == ["get_many"], path
+        # Asked again within RECHECK seconds: the versions this process just read.
+        counting.calls.clear()
+        with django_assert_num_queries(0):
+            assert client.get(poll).status_code == 204, path
+        assert counting.calls == [], path
 
 
 def test_every_poll_answer_says_the_servers_time(client, event, committed):
