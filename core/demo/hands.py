@@ -1,15 +1,18 @@
 """A generated round's tables, seats and hands, written as the services would write them
-(the seating as `core.seating.services.store_plan` stores a plan, each hand's rows as
-`core.hands.services.score_rows` makes them), in bulk with their history."""
+(the seating as `core.seating.services.store_plan` stores a plan, each hand's score and
+penalty rows as `core.hands.rows.score_rows` makes them), in bulk with their history
+(`core.demo.bulk`)."""
 
 from __future__ import annotations
 
 import random
 
+from django.utils import timezone
+
 from core import stored_texts as st
-from core.demo.bulk import create_rows, create_with_history
+from core.demo.bulk import create_objects, create_values
 from core.demo.simulator import Simulator
-from core.hands.rows import score_rows
+from core.hands.rows import cards_text
 from game import rules, seating
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Event, Round, Seat, Table
@@ -23,8 +26,7 @@ def store_tables(
 ) -> tuple[list[Table], list[Seat]]:
     """The round's tables and seats as `store_plan` writes them: the tables (no history,
     as there), the seats with theirs."""
-    tables = [Table(round=round_, number=t.number) for t in plan]
-    create_rows(Table, tables)
+    tables = create_objects(Table, [Table(round=round_, number=t.number) for t in plan])
     seats = [
         Seat(
             table=table,
@@ -36,7 +38,7 @@ def store_tables(
         for table, planned in zip(tables, plan, strict=True)
         for position, entry_id in enumerate(planned.seats, start=1)
     ]
-    return tables, create_with_history(Seat, seats, reason=DEMO_DATA)
+    return tables, create_objects(Seat, seats, reason=DEMO_DATA)
 
 
 def write_round_hands(
@@ -47,15 +49,18 @@ def write_round_hands(
     seats: list[Seat],
     in_play: bool,
 ) -> None:
-    ruleset = simulator.ruleset
-    by_table: dict[int, dict[int, Seat]] = {}
+    """Play every table's sheet (part of it at the tables of a round in play), each
+    hand checked by the rules engine, and write the hands, scores and penalties."""
+    ruleset, table_rules = simulator.ruleset, event.table_rules
+    by_table: dict[int, dict[int, int]] = {}
     for seat in seats:
-        by_table.setdefault(seat.table_id, {})[seat.position] = seat
-    planned: list[tuple[Hand, rules.ScoredHand, dict[int, Seat]]] = []
+        by_table.setdefault(seat.table_id, {})[seat.position] = seat.pk
+    planned: list[tuple[tuple, rules.ScoredHand, dict[int, int]]] = []
     # The odd redeal: about one hand in fifty, and at least one in every round.
     forced_redeal = (rng.randrange(len(tables)), rng.randint(1, ruleset.hand_count))
     for index, table in enumerate(tables):
         table_seats = by_table[table.pk]
+        positions = sorted(table_seats)
         hands = ruleset.hand_count
         if in_play:
             # A round in progress: some tables done, most part-way down the sheet.
@@ -67,42 +72,90 @@ def write_round_hands(
                     ruleset=ruleset,
                     deck=simulator.deck,
                     number=number,
-                    seats=sorted(table_seats),
+                    seats=positions,
                     entry=rules.HandEntry(redeal=True),
-                    table_rules=event.table_rules,
+                    table_rules=table_rules,
                 )
-                planned.append((new_hand(table, number, attempt, redeal), redeal, table_seats))
+                planned.append((hand_values(table.pk, number, attempt, redeal, None), redeal, {}))
                 attempt += 1
             scored = rules.score_hand(
                 ruleset=ruleset,
                 deck=simulator.deck,
                 number=number,
-                seats=sorted(table_seats),
-                entry=simulator.hand_entry(number, sorted(table_seats)),
-                table_rules=event.table_rules,
+                seats=positions,
+                entry=simulator.hand_entry(number, positions),
+                table_rules=table_rules,
             )
-            hand = new_hand(table, number, attempt, scored)
-            hand.went_out = table_seats[scored.went_out]
-            planned.append((hand, scored, table_seats))
-    hands = create_with_history(Hand, [hand for hand, _, _ in planned], reason=DEMO_DATA)
-    score_objs: list[HandScore] = []
-    penalty_objs: list[Penalty] = []
-    for hand, (_, scored, table_seats) in zip(hands, planned, strict=True):
-        hand_scores, hand_penalties = score_rows(hand, scored, table_seats)
-        score_objs += hand_scores
-        penalty_objs += hand_penalties
-    create_with_history(HandScore, score_objs, reason=DEMO_DATA)
-    create_with_history(Penalty, penalty_objs, reason=DEMO_DATA)
-
-
-def new_hand(table: Table, number: int, attempt: int, scored: rules.ScoredHand) -> Hand:
-    return Hand(
-        table=table,
-        number=number,
-        attempt=attempt,
-        contract=scored.contract,
-        cards_dealt=scored.cards_dealt,
-        outcome=scored.outcome,
-        down_and_out=scored.down_and_out,
-        version=attempt,
+            went_out = table_seats[scored.went_out]
+            planned.append(
+                (hand_values(table.pk, number, attempt, scored, went_out), scored, table_seats)
+            )
+    when = timezone.now()
+    hand_ids = create_values(
+        Hand, HAND_NAMES, [values for values, _, _ in planned], reason=DEMO_DATA, when=when
     )
+    score_rows: list[tuple] = []
+    penalty_rows: list[tuple] = []
+    for hand_id, (_, scored, table_seats) in zip(hand_ids, planned, strict=True):
+        hand_scores, hand_penalties = score_values(hand_id, scored, table_seats)
+        score_rows += hand_scores
+        penalty_rows += hand_penalties
+    create_values(HandScore, SCORE_NAMES, score_rows, reason=DEMO_DATA, when=when)
+    create_values(Penalty, PENALTY_NAMES, penalty_rows, reason=DEMO_DATA, when=when)
+
+
+# The fields of a hand, a hand score and a penalty the demo gives (the others take
+# their defaults: no user recorded the hand, at the time of the write).
+HAND_NAMES = (
+    "table_id",
+    "number",
+    "attempt",
+    "contract",
+    "cards_dealt",
+    "outcome",
+    "went_out_id",
+    "down_and_out",
+    "version",
+)
+SCORE_NAMES = ("hand_id", "seat_id", "card_points", "cards", "penalty_points", "score", "sat_out")
+PENALTY_NAMES = ("hand_id", "seat_id", "kind", "points", "extra_calls")
+
+
+def hand_values(
+    table_id: int, number: int, attempt: int, scored: rules.ScoredHand, went_out: int | None
+) -> tuple:
+    """A hand's HAND_NAMES: its first entry (version 1), or a later deal's."""
+    return (
+        table_id,
+        number,
+        attempt,
+        scored.contract,
+        scored.cards_dealt,
+        scored.outcome,
+        went_out,
+        scored.down_and_out,
+        attempt,
+    )
+
+
+def score_values(
+    hand_id: int, scored: rules.ScoredHand, seat_ids: dict[int, int]
+) -> tuple[list[tuple], list[tuple]]:
+    """The values (SCORE_NAMES, PENALTY_NAMES) of the score and penalty rows
+    `core.hands.rows.score_rows` makes for `scored`, seat positions taken to seat ids."""
+    scores = [
+        (
+            hand_id,
+            seat_ids[r.seat],
+            r.card_points,
+            cards_text(r),
+            r.penalty_points,
+            r.score,
+            r.sat_out,
+        )
+        for r in scored.results
+    ]
+    penalties = [
+        (hand_id, seat_ids[p.seat], p.kind, p.points, p.extra_calls) for p in scored.penalties
+    ]
+    return scores, penalties

@@ -3,15 +3,21 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import random
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from core.demo import DEMO_DATA
+from core.demo import DEMO_DATA, Simulator
+from core.demo.hands import PENALTY_NAMES, SCORE_NAMES, score_values
+from core.hands.rows import score_rows
 from core.hands.stored import check_stored_hand
 from core.standings.rebuild import NO_SCORES, scored_totals
 from core.standings.services import refresh_standings
 from core.standings.stored import WRITTEN
+from game import rules
+from game.cards import Deck
+from game.rulesets import TableRules, get_ruleset
 from game.seating import table_sizes
 from scoring.models import Hand, HandScore, Penalty, SetTotal, Standing
 from tournaments.models import Entry, Event, Round, Seat
@@ -337,3 +343,29 @@ def test_every_row_has_the_history_a_save_gives_it(demo):
             values[0]: values for values in history.order_by("history_id").values_list(*names)
         }
         assert latest == {values[0]: values for values in rows.values_list(*names)}
+
+
+def test_the_demo_gives_a_hand_the_rows_a_save_gives_it():
+    """The demo writes a hand's scores and penalties from the values the save's own
+    rows (`score_rows`) hold, field for field."""
+    rng, ruleset, deck = random.Random(3), get_ruleset("jamaica"), Deck()
+    simulator = Simulator(rng, ruleset, deck, 100)
+    seats = {position: Seat(pk=100 + position, position=position) for position in (1, 2, 3, 4)}
+    seat_ids = {position: seat.pk for position, seat in seats.items()}
+    penalised = 0
+    for number in list(range(1, 10)) * 40:
+        scored = rules.score_hand(
+            ruleset=ruleset,
+            deck=deck,
+            number=number,
+            seats=sorted(seats),
+            entry=simulator.hand_entry(number, sorted(seats)),
+            table_rules=TableRules(),
+        )
+        scores, penalties = score_rows(Hand(pk=7), scored, seats)
+        assert score_values(7, scored, seat_ids) == (
+            [tuple(getattr(row, name) for name in SCORE_NAMES) for row in scores],
+            [tuple(getattr(row, name) for name in PENALTY_NAMES) for row in penalties],
+        )
+        penalised += bool(penalties)
+    assert penalised
