@@ -115,6 +115,7 @@ class Site:
         self.tables = list(live.tables.order_by("number").values_list("number", flat=True))
         self.players = list(Entry.objects.filter(event=event).values_list("player_id", flat=True))
         self.version = (event.standings_version, event.screen_version)
+        self.rng = random.Random()
 
     def paths(self, rng: random.Random) -> list[tuple[str, str]]:
         """One reader's round of requests: (kind, path)."""
@@ -138,14 +139,13 @@ class Site:
         ]
 
     def save(self, client: Client, n: int) -> int:
-        """Hand 1 of a table of the round in play, saved (again): its seats go out in
-        turn, the others' points change."""
+        """Hand 1 of a table of the round in play, saved (again) with other figures: who
+        went out and the others' points drawn at random, so that a later run's save is
+        not the hand already there (which changes nothing and rebuilds nothing)."""
         table = self.tables[(n * 37) % len(self.tables)]
-        out = n % 4 + 1
-        body = {
-            "went_out": out,
-            "scores": [{"seat": s, "points": 5 + (n + s) % 40} for s in (1, 2, 3, 4) if s != out],
-        }
+        out = self.rng.randint(1, 4)
+        scores = [{"seat": s, "points": self.rng.randint(2, 44)} for s in (1, 2, 3, 4)]
+        body = {"went_out": out, "scores": [score for score in scores if score["seat"] != out]}
         path = f"/api/v1/events/{self.slug}/rounds/{self.live}/tables/{table}/hands/1/"
         return client.call("PUT", path, body)[0]
 
@@ -275,7 +275,7 @@ def worker_phase(args, site: Site, port: int, env: dict) -> list[int]:
         for n in range(args.rebuilds):
             before = versions(site.slug)[0]
             started = time.monotonic()
-            status = site.save(client, 10_000 + n)
+            status = site.save(client, n)
             if status != 200:
                 raise RuntimeError(f"saving a hand answered {status}")
             while versions(site.slug)[0] == before:
