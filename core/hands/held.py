@@ -6,8 +6,8 @@ the saved row needs every hand of the table, for the running totals. `read` gets
 at once, and whether the players' entries still open for the hand are any: one query
 (a LEFT JOIN of the table's hands, their scores and their penalties), taken after the
 table's row lock, so nothing it reads can change before the save commits. The rows
-come back as model instances holding their rows as if prefetched (`hand.scores.all()`
-reads nothing), their seats those the save already read.
+come back as model instances, each hand holding its rows (`selectors.rows_of` gives
+them with no query), their seats those the save already read.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from django.db import connection
 from django.db.models import Exists, OuterRef
 
+from core.hands.selectors import ROWS_HELD
 from scoring.models import Hand, HandScore, Penalty, Proposal
 from tournaments.models import Seat, Table
 
@@ -51,21 +52,12 @@ class Held:
 
 
 def holding(hand: Hand, scores: Iterable[HandScore], penalties: Iterable[Penalty]) -> Hand:
-    """`hand` holding these rows as a prefetch leaves them (`hand.scores.all()` and
-    `hand.penalties.all()` give them with no query); `hand` is saved."""
-    cache = getattr(hand, "_prefetched_objects_cache", None)
-    if cache is None:
-        cache = hand._prefetched_objects_cache = {}
-    for name, model, rows in (("scores", HandScore, scores), ("penalties", Penalty, penalties)):
-        rows = list(rows)
-        for row in rows:
-            row.hand = hand
-        # As Django's prefetch stores them: a queryset of the hand's rows, already read.
-        cache.pop(name, None)
-        queryset = model.objects.filter(hand=hand)
-        queryset._result_cache = rows
-        queryset._prefetch_done = True
-        cache[name] = queryset
+    """`hand` holding these rows (`core.hands.selectors.rows_of` gives them with no
+    query)."""
+    scores, penalties = list(scores), list(penalties)
+    for row in [*scores, *penalties]:
+        row.hand = hand
+    setattr(hand, ROWS_HELD, (scores, penalties))
     return hand
 
 

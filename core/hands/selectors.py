@@ -277,8 +277,22 @@ def current_hands(attempts: Iterable[Hand]) -> dict[int, HandView]:
     return result
 
 
+# Set on a hand a save has read or written (`core.hands.held`): its score and penalty
+# rows, so that they are not read again.
+ROWS_HELD = "rows_held"
+
+
+def rows_of(hand: Hand) -> tuple[list[HandScore], list[Penalty]]:
+    """The hand's score and penalty rows: those a save holds for it, else as prefetched
+    (or read)."""
+    held = getattr(hand, ROWS_HELD, None)
+    if held is not None:
+        return held
+    return list(hand.scores.all()), list(hand.penalties.all())
+
+
 def hand_view(hand: Hand, version: int, deals: int) -> HandView:
-    return view_of(hand, hand.scores.all(), hand.penalties.all(), version, deals)
+    return view_of(hand, *rows_of(hand), version, deals)
 
 
 def view_of(

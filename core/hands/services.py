@@ -29,7 +29,7 @@ from core.hands.rows import (
     score_rows,
     write_rows,
 )
-from core.hands.selectors import HandView, view_of
+from core.hands.selectors import HandView, rows_of, view_of
 from core.locks import bound_now, bounded, for_request
 from core.rounds.tables import check_table_open
 from core.standings.services import queue_standings_refresh
@@ -164,9 +164,7 @@ def hand_state(outcome: str, went_out: int | None, down_and_out: bool, scores, p
 
 def stored_state(hand: Hand) -> tuple:
     went_out = hand.went_out.position if hand.went_out else None
-    return hand_state(
-        hand.outcome, went_out, hand.down_and_out, hand.scores.all(), hand.penalties.all()
-    )
+    return hand_state(hand.outcome, went_out, hand.down_and_out, *rows_of(hand))
 
 
 def new_state(scored: rules.ScoredHand, seats: dict[int, Seat]) -> tuple:
@@ -312,7 +310,7 @@ def record_hand(
 
     if latest is not None and latest.outcome == Hand.Outcome.SCORED:
         hand = latest  # a correction replaces the scored attempt in place, rows and all
-        stored = StoredRows(scores=list(hand.scores.all()), penalties=list(hand.penalties.all()))
+        stored = StoredRows(*rows_of(hand))
     else:
         hand = Hand(table=table, number=number, attempt=len(attempts) + 1)
         stored = StoredRows(scores=[], penalties=[])  # a new attempt has no rows yet
