@@ -6,7 +6,8 @@ database: a copy of one migrated once (an SQLite file copied, a PostgreSQL datab
 made from a template), so no run pays for migrating or for deleting an earlier event.
 Prints, per database, each run's seconds as the command reports them (the event, the
 standings after each round and the ratings) and the whole process's (Python and
-Django starting too), their median and best, and the load average around the runs.
+Django starting too), their median and best, the process's CPU seconds (less moved by
+other work on the machine than the clock), and the load average around the runs.
 
     .venv/bin/python bench/demo_event.py                      # SQLite and PostgreSQL
     .venv/bin/python bench/demo_event.py --database-url sqlite --runs 5
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -39,9 +41,9 @@ def environment(url: str) -> dict[str, str]:
     return env
 
 
-def manage(url: str, *args: str) -> tuple[float, str]:
-    """Run `manage.py args` on `url`: (wall seconds, its output)."""
-    started = time.perf_counter()
+def manage(url: str, *args: str) -> tuple[float, float, str]:
+    """Run `manage.py args` on `url`: (wall seconds, its CPU seconds, its output)."""
+    started, used = time.perf_counter(), cpu_of_children()
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
@@ -49,10 +51,17 @@ def manage(url: str, *args: str) -> tuple[float, str]:
         capture_output=True,
         text=True,
     )
-    took = time.perf_counter() - started
+    took, cpu = time.perf_counter() - started, cpu_of_children() - used
     if done.returncode:
         raise SystemExit(f"manage.py {' '.join(args)} failed:\n{done.stdout}{done.stderr}")
-    return took, done.stdout
+    return took, cpu, done.stdout
+
+
+def cpu_of_children() -> float:
+    """CPU seconds (user and system) of the finished child processes so far: what a run
+    costs this side of the database, whatever else the machine runs meanwhile."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 class SQLiteCopies:
@@ -92,24 +101,26 @@ class PostgresCopies:
 
 def bench(label: str, copies, runs: int, players: int, rounds: int) -> None:
     args = ["demo_event", f"--players={players}", f"--rounds={rounds}", "--seed=7"]
-    reported, wall = [], []
+    reported, wall, cpu = [], [], []
     before = Path("/proc/loadavg").read_text().split()[:3]
     for run in range(1, runs + 1):
         url = copies.fresh()
         load = os.getloadavg()[0]
-        took, output = manage(url, *args)
+        took, used, output = manage(url, *args)
         found = REPORTED.search(output)
         reported.append(float(found.group(1)) if found else float("nan"))
         wall.append(took)
+        cpu.append(used)
         print(
-            f"  {label} run {run}: {reported[-1]:5.1f} s (process {took:5.1f} s), load {load:.2f}"
+            f"  {label} run {run}: {reported[-1]:5.1f} s (process {took:5.1f} s, its CPU "
+            f"{used:5.1f} s), load {load:.2f}"
         )
     after = Path("/proc/loadavg").read_text().split()[:3]
     print(
         f"{label}: {players} x {rounds}, {runs} runs: median {statistics.median(reported):.1f} s, "
         f"best {min(reported):.1f} s (whole process: median {statistics.median(wall):.1f} s, "
-        f"best {min(wall):.1f} s); load average {' '.join(before)} before, "
-        f"{' '.join(after)} after"
+        f"best {min(wall):.1f} s; its CPU: median {statistics.median(cpu):.1f} s); "
+        f"load average {' '.join(before)} before, {' '.join(after)} after"
     )
 
 
