@@ -9,11 +9,17 @@ way round. Each job is the service function registered with `@runs(name)`.
 Queueing happens after the commit, so it must never fail the request that committed:
 a broker that cannot be reached (or an eager job that fails) is logged, and the work
 is caught up later (`core.derived`).
+
+Without a broker, the web server `manage.py run_processes` starts (the venue's) runs
+the rebuilds of derived standings on a thread of its own instead (`JOBS_AFTER_RESPONSE`):
+a save is answered without waiting for the rebuild it queued, and the saves that come
+while one runs share the next one.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable
 from functools import partial
@@ -21,7 +27,7 @@ from typing import Any, TypeVar
 
 from celery import current_app
 from django.conf import settings
-from django.db import OperationalError, transaction
+from django.db import OperationalError, connection, transaction
 
 from core.jobs import SEATING, SERIES_STANDINGS, STANDINGS
 
@@ -54,6 +60,10 @@ def after_commit(name: str, *args: Any, countdown: float | None = None) -> None:
 LOCKED_TRIES = 4
 
 
+def after_response() -> bool:
+    return getattr(settings, "JOBS_AFTER_RESPONSE", False)
+
+
 def run_now(name: str, args: tuple) -> None:
     for attempt in range(LOCKED_TRIES):
         try:
@@ -65,11 +75,54 @@ def run_now(name: str, args: tuple) -> None:
             time.sleep(0.05 * (attempt + 1))
 
 
+# The jobs that may wait for a thread of their own (JOBS_AFTER_RESPONSE): derived
+# standings, which the catch-up rebuilds should the process end before they run. A
+# round's seating is not among them: the page after "start the round" shows it.
+AFTER_RESPONSE = frozenset({STANDINGS, SERIES_STANDINGS})
+
+
+class JobThread:
+    """The jobs this process runs on one thread of its own, in the order queued; a job
+    queued again while it still waits runs once."""
+
+    def __init__(self) -> None:
+        self.ready = threading.Condition()
+        self.waiting: dict[tuple[str, tuple], None] = {}
+        self.thread: threading.Thread | None = None
+
+    def put(self, name: str, args: tuple) -> None:
+        with self.ready:
+            self.waiting[(name, args)] = None
+            if self.thread is None or not self.thread.is_alive():
+                self.thread = threading.Thread(target=self.work, name="jobs", daemon=True)
+                self.thread.start()
+            self.ready.notify()
+
+    def work(self) -> None:
+        while True:
+            with self.ready:
+                while not self.waiting:
+                    self.ready.wait()
+                name, args = next(iter(self.waiting))
+                del self.waiting[(name, args)]
+            try:
+                run_now(name, args)
+            except Exception:
+                log.exception("Could not run %s%r; it will be caught up later.", name, args)
+            finally:
+                connection.close()  # this thread's own
+
+
+AFTER = JobThread()
+
+
 def send(name: str, args: tuple, countdown: float | None = None) -> bool:
     """Queue the job now (run it, without a broker); whether that worked. Never raises:
     the caller's write has committed, and what is not done now is caught up later."""
     try:
-        if settings.CELERY_TASK_ALWAYS_EAGER:
+        if settings.CELERY_TASK_ALWAYS_EAGER and name in AFTER_RESPONSE and after_response():
+            AFTER.put(name, tuple(args))
+        elif settings.CELERY_TASK_ALWAYS_EAGER:
             run_now(name, args)
         else:
             current_app.send_task(name, args=args, countdown=countdown)

@@ -147,6 +147,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # The web server `manage.py run_processes` starts (the venue's, with no broker)
+    # answers a save before the standings rebuild it queued, which runs on a thread of
+    # its own and is shared by the saves that come meanwhile (core.background).
+    JOBS_AFTER_RESPONSE = envbool("JOBS_AFTER_RESPONSE", False)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -39,6 +39,9 @@ def programs(
             # Threads: a request held up (a save waiting for a busy table, at most
             # LOCK_WAIT_SECONDS) holds one thread, not a whole process.
             *("--worker-class", "gthread"),
+            # Without a broker, a save is answered before the standings rebuild it
+            # queued (core.background): the rebuild holds no request's thread.
+            *("--env", "JOBS_AFTER_RESPONSE=1"),
         ],
         "worker": [
             *celery,
