@@ -24,6 +24,7 @@ LOG = "/tmp/kalooki-bench-venue.log"
 ENTRY_POLL = 3.0  # settings.ENTRY_POLL_SECONDS
 PUBLIC_POLL = 3.0  # settings.PUBLIC_POLL_SECONDS
 PROBE = 0.1
+GRACE = 20  # seconds the probe waits, after the run, for the last saves to show
 POLL_URL = re.compile(r'hx-get="([^"]*/live/[^"]*)"')
 CONFIRM = re.compile(r'hands/(\d+)/confirm/">(?:(?!</form>).)*?name="version" value="(\d+)"', re.S)
 
@@ -289,7 +290,7 @@ def probe(day: Day, baseline: dict) -> None:
     seen: list[tuple[int, float]] = []  # the leaderboard's versions, when first answered
     shown: list[tuple[int, float, str]] = []  # in the API from version v, not yet on the board
     etag, version = "", None
-    while time.monotonic() < day.stop_at + 5:
+    while time.monotonic() < day.stop_at + GRACE:
         answer = stats.call(session, "probe leaderboard poll", "GET", base + board)
         now = time.perf_counter()
         if answer is not None and answer.status_code == 200:

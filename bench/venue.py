@@ -271,7 +271,8 @@ def report(args, day: Day, played: float, load: str, cpu: dict[str, float]) -> N
     for kind in sorted(stats.delays):
         print(f"  {kind:<28} {percentiles(stats.delays[kind])}")
     left = sum(len(p) for p in ledger.pending.values())
-    print(f"  saves never seen in the standings API: {left}")
+    late = [(t, kind) for t, pending in ledger.pending.items() for _, _, kind in pending]
+    print(f"  saves never seen in the standings API: {left} (table, save: {late})")
     answered = stats.statuses["phone poll"]
     print(f"phone polls: {answered[204]} unchanged (204), {answered[200]} the region again (200)")
     bad = {
