@@ -18,10 +18,11 @@ The versions themselves sit in the shared cache once each change commits
 shows is answered from one cache round trip without a query (`unchanged`). A table's
 entry stamp is the same kind of contract for the players' entry page (`touch_table`).
 
-Copies kept inside one process (`ProcessCopies`) are the exception: each is bounded,
-says beside it which figure in docs/benchmarks.md pays for it, and is checked against
-the announced versions (or keyed by what cannot change) so it is never staler than the
-shared cache. `reset()` drops the shared cache and every process copy at once.
+Copies kept inside one process (`ProcessCopies`) are the exception: each is bounded
+in entries and in bytes, says beside it which figure in docs/benchmarks.md pays for it,
+and is checked against the announced versions (or keyed by what cannot change) so it
+is never staler than the shared cache. `reset()` drops the shared cache and every
+process copy at once.
 """
 
 from __future__ import annotations
