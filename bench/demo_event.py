@@ -12,6 +12,8 @@ other work on the machine than the clock), and the load average around the runs.
     .venv/bin/python bench/demo_event.py                      # SQLite and PostgreSQL
     .venv/bin/python bench/demo_event.py --database-url sqlite --runs 5
     .venv/bin/python bench/demo_event.py --database-url postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench_demo
+    .venv/bin/python bench/demo_event.py --against /tmp/old   # an earlier commit, in turns:
+        # git archive COMMIT | tar -x -C /tmp/old
 """
 
 from __future__ import annotations
@@ -41,12 +43,13 @@ def environment(url: str) -> dict[str, str]:
     return env
 
 
-def manage(url: str, *args: str) -> tuple[float, float, str]:
-    """Run `manage.py args` on `url`: (wall seconds, its CPU seconds, its output)."""
+def manage(url: str, *args: str, code: Path = ROOT) -> tuple[float, float, str]:
+    """Run `manage.py args` of the project at `code` on `url`: (wall seconds, its CPU
+    seconds, its output)."""
     started, used = time.perf_counter(), cpu_of_children()
     done = subprocess.run(
         [sys.executable, "manage.py", *args],
-        cwd=ROOT,
+        cwd=code,
         env=environment(url),
         capture_output=True,
         text=True,
@@ -99,29 +102,38 @@ class PostgresCopies:
         return self.url
 
 
-def bench(label: str, copies, runs: int, players: int, rounds: int) -> None:
+def bench(label: str, copies, runs: int, players: int, rounds: int, codes: dict) -> None:
+    """`runs` runs of each of `codes` (name -> the project's folder), taking turns."""
     args = ["demo_event", f"--players={players}", f"--rounds={rounds}", "--seed=7"]
-    reported, wall, cpu = [], [], []
+    reported = {name: [] for name in codes}
+    wall = {name: [] for name in codes}
+    cpu = {name: [] for name in codes}
     before = Path("/proc/loadavg").read_text().split()[:3]
     for run in range(1, runs + 1):
-        url = copies.fresh()
-        load = os.getloadavg()[0]
-        took, used, output = manage(url, *args)
-        found = REPORTED.search(output)
-        reported.append(float(found.group(1)) if found else float("nan"))
-        wall.append(took)
-        cpu.append(used)
-        print(
-            f"  {label} run {run}: {reported[-1]:5.1f} s (process {took:5.1f} s, its CPU "
-            f"{used:5.1f} s), load {load:.2f}"
-        )
+        for name, code in codes.items():
+            url = copies.fresh()
+            load = os.getloadavg()[0]
+            took, used, output = manage(url, *args, code=code)
+            found = REPORTED.search(output)
+            reported[name].append(float(found.group(1)) if found else float("nan"))
+            wall[name].append(took)
+            cpu[name].append(used)
+            print(
+                f"  {label}{name} run {run}: {reported[name][-1]:5.1f} s (process "
+                f"{took:5.1f} s, its CPU {used:5.1f} s), load {load:.2f}"
+            )
     after = Path("/proc/loadavg").read_text().split()[:3]
-    print(
-        f"{label}: {players} x {rounds}, {runs} runs: median {statistics.median(reported):.1f} s, "
-        f"best {min(reported):.1f} s (whole process: median {statistics.median(wall):.1f} s, "
-        f"best {min(wall):.1f} s; its CPU: median {statistics.median(cpu):.1f} s); "
-        f"load average {' '.join(before)} before, {' '.join(after)} after"
-    )
+    for name in codes:
+        print(
+            f"{label}{name}: {players} x {rounds}, {runs} runs: median "
+            f"{statistics.median(reported[name]):.1f} s, best {min(reported[name]):.1f} s "
+            f"(whole process: median {statistics.median(wall[name]):.1f} s, best "
+            f"{min(wall[name]):.1f} s; its CPU: median {statistics.median(cpu[name]):.1f} s)"
+        )
+    if len(codes) == 2:
+        (first, a), (second, b) = ((n, statistics.median(reported[n])) for n in codes)
+        print(f"{label}: {second.strip()} / {first.strip()} (medians): {b / a:.2f}x")
+    print(f"{label}: load average {' '.join(before)} before, {' '.join(after)} after")
 
 
 def main() -> None:
@@ -134,7 +146,15 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--players", type=int, default=1024)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="another copy of the project (an earlier commit) to time in turns with this one",
+    )
     options = parser.parse_args()
+    codes = {"": ROOT}
+    if options.against:
+        codes = {" (against)": options.against.resolve(), " (this)": ROOT}
     print(f"$ {command_line()}")
     print(f"{os.cpu_count()} CPUs; load average {Path('/proc/loadavg').read_text().strip()}")
     with tempfile.TemporaryDirectory(prefix="bench-demo-") as folder:
@@ -143,7 +163,7 @@ def main() -> None:
                 copies, label = SQLiteCopies(Path(folder)), "SQLite"
             else:
                 copies, label = PostgresCopies(url), "PostgreSQL"
-            bench(label, copies, options.runs, options.players, options.rounds)
+            bench(label, copies, options.runs, options.players, options.rounds, codes)
 
 
 if __name__ == "__main__":
