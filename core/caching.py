@@ -391,16 +391,18 @@ def touch_table(table: Table) -> None:
 
 def table_signature_cached(slug: str, number: int, table_number: int) -> str | None:
     """What the players' entry page's live region shows depends on, from the cache
-    alone (so an unchanged poll costs no query): the standings version of a public
-    event (every recorded hand rebuilds the standings) and the table's entry stamp
-    (every entry, confirmation, dispute, director's change). None when the cache
-    cannot say."""
-    version_at, stamp_at = version_key(slug), table_key(slug, number, table_number)
-    found = cache.get_many([version_at, stamp_at])
-    version, stamp = found.get(version_at), found.get(stamp_at)
-    if version is None or version[1] is not True or stamp is None:
+    alone (so an unchanged poll costs no query): the table's entry stamp (every entry,
+    confirmation, dispute, director's change at the table, its lock) and the event's
+    screen version (its settings, the field, a round closed or reopened, a publication
+    applied), for a public event. Not the standings version: a hand recorded at another
+    table changes nothing this region shows. None when the cache cannot say."""
+    version_at, screen_at = version_key(slug), screen_key(slug)
+    stamp_at = table_key(slug, number, table_number)
+    found = cache.get_many([version_at, screen_at, stamp_at])
+    version, screen, stamp = found.get(version_at), found.get(screen_at), found.get(stamp_at)
+    if version is None or version[1] is not True or screen is None or stamp is None:
         return None
-    return f"{version[0]}.{stamp}"
+    return f"{screen}.{stamp}"
 
 
 def table_signature(table: Table) -> str:
@@ -412,5 +414,5 @@ def table_signature(table: Table) -> str:
     cache.add(key, "0", ANNOUNCED_TTL)
     remember_version(event)  # so the next unchanged poll needs no query
     return table_signature_cached(event.slug, round_.number, table.number) or (
-        f"{event.standings_version}.{cache.get(key)}"
+        f"{event.screen_version}.{cache.get(key)}"
     )

@@ -25,6 +25,7 @@ from core.hands import set_totals
 from core.locks import for_request
 from core.ratings.services import queue_ratings_refresh
 from core.rounds.selectors import STATUS_WORDS, round_progress
+from core.screens.services import screens_changed
 from core.seating.selectors import contenders_for
 from core.seating.services import check_seed, discard_draft
 from core.series.services import check_qualification_open
@@ -270,6 +271,7 @@ def close_round(*, round: Round, force: bool = False, by: AbstractBaseUser | Non
         round_._change_reason = st.stored(st.FORCED, count=len(missing))
     with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
     adjust_round(round_)  # the hands its tables could not play, scored from the field
+    screens_changed(round_.event)  # its tables' entry pages: closed, adjusted hands shown
     queue_standings_refresh(round_.event)
     queue_ratings_refresh()  # the round's sets are rated, in their place
     return round_
@@ -335,6 +337,7 @@ def reopen_round(*, round: Round, reason: str = "", by: AbstractBaseUser | None 
     round_._change_reason = st.stored(st.REOPENED, reason=reason or None)
     with_history_user(round_, by).save(update_fields=["status", "closed_at", "forced_close"])
     drop_adjusted(round_)
+    screens_changed(event)  # its tables' entry pages take hands again
     if event.status == Event.Status.FINISHED:
         event.status = Event.Status.RUNNING
         event.results_changed_at = timezone.now()

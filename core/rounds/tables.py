@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
+from core.caching import touch_table
 from core.common import with_history_user
 from core.errors import StateConflict
 from core.locks import for_request
@@ -54,8 +55,13 @@ def unlock_table(*, table: Table, by: AbstractBaseUser | None = None) -> Table:
 
 
 def set_locked(table: Table, locked: bool, by: AbstractBaseUser | None) -> Table:
-    table = Table.objects.select_for_update(of=("self",)).select_related("round").get(pk=table.pk)
+    table = (
+        Table.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=table.pk)
+    )
     check_lockable(table, locking=locked)
     table.locked = locked
     with_history_user(table, by).save(update_fields=["locked"])
+    touch_table(table)  # the players' entry page says whether it takes hands
     return table

@@ -212,6 +212,48 @@ def test_the_live_region_answers_204_while_nothing_changed(
     assert "Confirm hand 1" in Page(changed.content).text("proposal-1")
 
 
+def test_a_hand_at_another_table_leaves_this_tables_region_unchanged(
+    w, codes, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    """Every recorded hand rebuilds the standings, which this region does not show: the
+    phones of every other table keep answering 204 from the cache alone."""
+    phone = player(codes, 2)
+    poll = Page(phone.get(ENTRY).content).attrs("entry-live")["hx-get"]
+    other = w.round.tables.get(number=2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.record_hand(table=other, number=1, entry=hand(1, 4))
+    w.event.refresh_from_db()
+    assert w.event.standings_version > 0  # the standings moved
+    with django_assert_num_queries(0):
+        assert phone.get(poll).status_code == 204
+
+
+@pytest.mark.parametrize("change", ["lock the table", "close the round", "reopen the round"])
+def test_what_this_tables_page_shows_changing_answers_the_region_again(
+    w, codes, django_capture_on_commit_callbacks, change
+):
+    phone = player(codes, 2)
+    if change == "reopen the round":
+        with django_capture_on_commit_callbacks(execute=True):
+            services.close_round(round=w.round, force=True)
+    poll = Page(phone.get(ENTRY).content).attrs("entry-live")["hx-get"]
+    assert phone.get(poll).status_code == 204
+    with django_capture_on_commit_callbacks(execute=True):
+        if change == "lock the table":
+            services.lock_table(table=w.table)
+        elif change == "close the round":
+            services.close_round(round=w.round, force=True)
+        else:
+            services.reopen_round(round=w.round)
+    changed = phone.get(poll)
+    assert changed.status_code == 200, change
+    page = Page(changed.content)
+    if change == "reopen the round":
+        assert not page.has("read-only")
+    else:
+        assert ("locked" if "lock" in change else "closed") in page.text("read-only")
+
+
 def test_a_draft_round_has_no_entry_page(w, codes):
     w.round.status = "draft"
     w.round.save()
