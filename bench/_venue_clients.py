@@ -150,7 +150,7 @@ def hand_fields(table: int, number: int, seats: list[int], went_out: int) -> dic
 def play_table(day: Day, number: int) -> None:
     """One table: its phones' polls, and a hand entered and confirmed every 20-60 s."""
     info, ledger = day.event["tables"][number], day.ledger
-    entry = f"/events/{SLUG}/rounds/{day.event['round']}/tables/{number}/enter/"
+    entry = f"/events/{day.event['slug']}/rounds/{day.event['round']}/tables/{number}/enter/"
     phones = {s: Phone(day.base, day.stats, entry, code) for s, code in info["codes"].items()}
     rng = random.Random(number)
     time.sleep(rng.uniform(0, day.args.warm_up))
@@ -244,7 +244,7 @@ def director(day: Day) -> None:
         if not done:
             continue
         table, hand = rng.choice(done)
-        sheet = f"/director/{SLUG}/rounds/{day.event['round']}/tables/{table}/"
+        sheet = f"/director/{day.event['slug']}/rounds/{day.event['round']}/tables/{table}/"
         with ledger.locks[table]:
             page = stats.call(session, "director sheet page", "GET", base + sheet)
             if page is None or page.status_code != 200:
@@ -285,8 +285,8 @@ def reader(day: Day, page: str, kind: str, delay: float) -> None:
 def probe(day: Day, baseline: dict) -> None:
     """When the standings API, and the leaderboard's poll, first show each save."""
     session, stats, base, ledger = browser(), day.stats, day.base, day.ledger
-    board = f"/events/{SLUG}/live/"
-    api = f"/api/v1/events/{SLUG}/standings/"
+    board = f"/events/{day.event['slug']}/live/"
+    api = f"/api/v1/events/{day.event['slug']}/standings/"
     seen: list[tuple[int, float]] = []  # the leaderboard's versions, when first answered
     shown: list[tuple[int, float, str]] = []  # in the API from version v, not yet on the board
     etag, version = "", None
@@ -337,7 +337,8 @@ class Day:
 
 
 def table_totals(base: str, event: dict) -> dict[int, int]:
-    document = requests.get(f"{base}/api/v1/events/{SLUG}/standings/", timeout=60).json()
+    api = f"{base}/api/v1/events/{event['slug']}/standings/"
+    document = requests.get(api, timeout=60).json()
     points = {row["player"]["id"]: row["points"] for row in document["standings"]}
     return {n: sum(points.get(p, 0) for p in t["players"]) for n, t in event["tables"].items()}
 

@@ -63,9 +63,11 @@ from _venue_clients import (
 LOG = "/tmp/kalooki-bench-venue.log"
 
 
-def make_event(rounds: int) -> dict:
-    """The 256-player event, its round in play entered by the players; what the phones
-    need: per table, each seat's code, the seats playing each hand, the next hand."""
+def make_event(rounds: int, players: int = 256, slug: str = SLUG, name: str = "Venue day") -> dict:
+    """The event (made by the demo generator unless it exists), its round in play
+    entered by the players, and a director; what the phones need: per table, each
+    seat's code, the seats playing each hand, the hands still to play."""
+    from axes.models import AccessAttempt
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
@@ -75,13 +77,18 @@ def make_event(rounds: int) -> dict:
 
     started = time.perf_counter()
     call_command(
-        *("demo_event", "--players", "256", "--rounds", str(rounds), "--seed", "7"),
-        *("--live", "--table-entry", "players", "--slug", SLUG, "--name", "Venue day"),
+        *("demo_event", "--players", str(players), "--rounds", str(rounds), "--seed", "7"),
+        *("--live", "--table-entry", "players", "--slug", slug, "--name", name, "--if-missing"),
     )
-    print(f"demo event generated in {time.perf_counter() - started:.0f} s")
-    user = get_user_model().objects.create_superuser("bench-director", password=PASSWORD)
-    assert user.pk
-    event = Event.objects.get(slug=SLUG)
+    print(f"demo event ready in {time.perf_counter() - started:.0f} s")
+    user = get_user_model().objects.filter(username="bench-director").first()
+    if user is None:
+        get_user_model().objects.create_superuser("bench-director", password=PASSWORD)
+    elif not user.check_password(PASSWORD):  # hashed under other settings
+        user.set_password(PASSWORD)
+        user.save(update_fields=["password"])
+    AccessAttempt.objects.filter(username="bench-director").delete()  # an earlier run's
+    event = Event.objects.get(slug=slug)
     round_ = event.rounds.get(status=Round.Status.PUBLISHED)
     codes = dict(PlayerCode.objects.filter(round=round_).values_list("entry_id", "code"))
     recorded = set(
@@ -104,7 +111,7 @@ def make_event(rounds: int) -> dict:
     for number, table in tables.items():
         table["next"] = [n for n in range(1, count + 1) if (number, n) not in recorded]
     connection.close()
-    return {"round": round_.number, "tables": tables}
+    return {"slug": slug, "round": round_.number, "tables": tables}
 
 
 # --- the run -----------------------------------------------------------------------------

@@ -1,0 +1,249 @@
+"""A national championship on one machine: 4,096 players (1,024 tables, 10 rounds, the
+last in play), 256 tables entering their hands on phones at once, 1,000 open
+leaderboards and 10 projectors polling, a director correcting on the sheet; does a
+saved hand reach the standings API and every open page within a second?
+
+Not a test: it prints figures (docs/benchmarks.md). Production's start on this machine:
+PostgreSQL, Redis (broker and cache), `manage.py run_processes` (gunicorn with
+`--web-workers` processes of `--threads` threads, a Celery worker, beat and the
+standby), production settings. The clients, for `--seconds` once every phone has
+signed in:
+
+- `--tables` tables of four phones, each phone with its own session (signed in with
+  its player's code), polling its entry page every ENTRY_POLL_SECONDS; every 20-60 s a
+  player enters the table's next hand and another confirms it (`_venue_clients`);
+- a director correcting a confirmed hand on the sheet every few seconds;
+- `--readers` open leaderboards and `--projectors` projectors, each a connection of
+  wrk (`readers.lua`) polling its page's live region every PUBLIC_POLL_SECONDS and
+  following the versions it is given;
+- a probe, every 100 ms: the leaderboard's poll and the standings API, noting when each
+  save first shows in each (`_venue_clients.probe`).
+
+Printed: each kind of request's p50/p95/p99/max, the readers' and projectors' from wrk;
+a save's answer to the standings API and to the leaderboard's poll (the moment an open
+page's next poll brings it; an open page asks every PUBLIC_POLL_SECONDS, which adds up
+to that much again); the requests over 2 s; the CPU each process took and what was left
+of the machine's cores.
+
+    BENCH_DATABASE_URL=postgres://... .venv/bin/python bench/national.py [--seconds 120]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import requests
+from _setup import ROOT, command_line, setup_django, site_env, start, stop, wait_for_port
+from _venue_clients import (
+    PUBLIC_POLL,
+    Day,
+    Ledger,
+    Stats,
+    director,
+    percentiles,
+    play_table,
+    poll_url,
+    probe,
+    table_totals,
+)
+from venue import cpu_seconds, free_port, make_event
+
+SLUG = "national-day"
+LOG = "/tmp/kalooki-bench-national.log"
+READERS = ROOT / "bench" / "readers.lua"
+LIMIT = 2.0  # seconds: no request above it
+
+
+def national_env(url: str, broker: str, cache: str) -> dict[str, str]:
+    """Production's settings on this machine, over plain HTTP on 127.0.0.1 (the phones'
+    and the director's cookies are sent back without TLS)."""
+    env = site_env(url, broker, cache)
+    env.update(
+        SESSION_COOKIE_SECURE="0",
+        CSRF_COOKIE_SECURE="0",
+        SECURE_HSTS_SECONDS="0",
+        LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def machine_cpu() -> tuple[float, float]:
+    """(busy, idle) CPU seconds of the whole machine so far, every core (/proc/stat)."""
+    fields = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]  # idle and iowait
+    return (sum(fields[:8]) - idle) / tick, idle / tick
+
+
+def open_pages(base: str, page: str, count: int, seconds: float) -> subprocess.Popen:
+    """`count` open pages of `page` polling for `seconds`, as one wrk process."""
+    first = requests.get(base + page, headers={"Accept-Language": "en"}, timeout=60)
+    poll = poll_url(first.text, f"{page}live/")
+    args = ["wrk", "-t1", f"-c{count}", f"-d{round(seconds)}s", "--timeout", "10s", "--latency"]
+    args += ["-s", str(READERS), base + poll, "--", poll, str(int(PUBLIC_POLL * 1000))]
+    return subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+
+
+def wrk_figures(process: subprocess.Popen) -> dict[str, float]:
+    out = process.communicate(timeout=120)[0]
+    found = re.search(r"READERS (.*)", out)
+    if not found:
+        raise RuntimeError(f"wrk said: {out[-500:]}")
+    return {k: float(v) for k, v in (pair.split("=") for pair in found.group(1).split())}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=4096)
+    parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--tables", type=int, default=256, help="tables entering on phones")
+    parser.add_argument("--readers", type=int, default=1000, help="open leaderboards")
+    parser.add_argument("--projectors", type=int, default=10)
+    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--web-workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--director-every", type=float, default=5, help="seconds, about")
+    parser.add_argument("--warm-up", type=float, default=30, help="phones sign in over this")
+    args = parser.parse_args()
+    print(f"$ {command_line()}")
+    # The site's own settings in this process too (the director's password hashed as
+    # the server checks it).
+    os.environ.update(DEBUG="1", DJANGO_SETTINGS_MODULE="kalooki_site.settings", LOG_LEVEL="ERROR")
+    os.environ.pop("CELERY_BROKER_URL", None)
+    url = setup_django()
+    # Made once and reused: each run plays a few of the round's hands, and leaves
+    # thousands to the next.
+    event = make_event(args.rounds, args.players, SLUG, "National championship")
+    entering = dict(sorted(event["tables"].items())[: args.tables])
+    event = {**event, "tables": entering}
+    redis = "redis://127.0.0.1:6379/11"
+    subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=True, capture_output=True)
+    env = national_env(url, "redis://127.0.0.1:6379/10", redis)
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    start([*manage, "collectstatic", "--noinput", "-v0"], env, "/tmp/kalooki-static.log").wait()
+    port = free_port()
+    server = start(
+        [
+            *(*manage, "run_processes", "--bind", f"127.0.0.1:{port}"),
+            *("--web-workers", str(args.web_workers), "--threads", str(args.threads)),
+            *("--only", "web,worker,beat,standby"),
+        ],
+        env,
+        LOG,
+    )
+    try:
+        wait_for_port(port)
+        run(args, f"http://127.0.0.1:{port}", event, server.pid)
+    finally:
+        stop(server)
+    log = Path(LOG).read_text(errors="replace")
+    print(f"server log: {log.count('Traceback')} tracebacks ({LOG})")
+
+
+def run(args, base: str, event: dict, server: int) -> None:
+    day = Day(args, base, event, Stats(), Ledger(event["tables"]), time.monotonic() + 3600)
+    baseline = table_totals(base, event)
+    tables = [threading.Thread(target=play_table, args=(day, n)) for n in event["tables"]]
+    others = [threading.Thread(target=director, args=(day,))]
+    watcher = threading.Thread(target=probe, args=(day, baseline))
+    for thread in [*tables, *others, watcher]:
+        thread.start()
+    for _ in event["tables"]:  # every phone signed in, then the clock starts
+        day.signed_in.acquire()
+    time.sleep(5)
+    day.stop_at = time.monotonic() + args.seconds
+    day.stats.measuring = True
+    readers = open_pages(base, f"/events/{SLUG}/", args.readers, args.seconds)
+    projectors = open_pages(base, f"/events/{SLUG}/projector/", args.projectors, args.seconds)
+    load_before = Path("/proc/loadavg").read_text().strip()
+    server_before, machine_before = cpu_seconds(server), machine_cpu()
+    own_before, began = os.times(), time.monotonic()
+    for thread in [*tables, *others]:
+        thread.join()
+    screens = {
+        "leaderboard (wrk)": wrk_figures(readers),
+        "projector (wrk)": wrk_figures(projectors),
+    }
+    played = time.monotonic() - began
+    own = os.times()
+    used = {k: v - server_before.get(k, 0) for k, v in cpu_seconds(server).items()}
+    busy, idle = (now - then for now, then in zip(machine_cpu(), machine_before, strict=True))
+    used["machine, busy"], used["machine, idle"] = busy, idle
+    used["bench's Python clients"] = (own.user + own.system) - (own_before.user + own_before.system)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used["wrk (readers)"] = children.ru_utime + children.ru_stime
+    day.stats.measuring = False
+    watcher.join()
+    report(args, day, played, load_before, used, screens)
+
+
+def p99(values: list[float]) -> str:
+    ordered = sorted(values)
+    return f"p99 {ordered[int(len(ordered) * 0.99)] * 1000:.0f} ms" if ordered else ""
+
+
+def report(args, day: Day, played: float, load: str, used: dict, screens: dict) -> None:
+    stats = day.stats
+    writes = sum(len(stats.times[k]) for k in ("propose", "confirm", "director save"))
+    print(
+        f"{SLUG}: {args.players} players, {args.rounds} rounds (the last in play), "
+        f"{len(day.event['tables'])} tables entering on phones, {args.readers} open "
+        f"leaderboards, {args.projectors} projectors; run_processes --web-workers "
+        f"{args.web_workers} --threads {args.threads}; {os.cpu_count()} CPUs"
+    )
+    end = Path("/proc/loadavg").read_text().strip()
+    print(f"load average: {load} at the start, {end} at the end")
+    polls = stats.times["phone poll"]
+    print(
+        f"{played:.0f} s measured: {writes} saves ({writes / played:.1f}/s), {len(polls)} phone "
+        f"polls ({len(polls) / played:.0f}/s), "
+        + ", ".join(f"{s['requests']:.0f} {k} polls" for k, s in screens.items())
+    )
+    idle = used.pop("machine, idle")
+    print(
+        "CPU, in cores: "
+        + ", ".join(f"{k} {v / played:.2f}" for k, v in sorted(used.items()))
+        + f"; left idle: {idle / played:.2f} of {os.cpu_count()}"
+        " (the machine's busy time includes PostgreSQL, Redis and any other work on it)"
+    )
+    print("requests (request to answer):")
+    over = 0
+    for kind in sorted(stats.times):
+        values = stats.times[kind]
+        over += sum(v > LIMIT for v in values)
+        print(f"  {kind:<28} {percentiles(values)}, {p99(values)}")
+    for kind, s in screens.items():
+        over_wrk = "max over 2 s" if s["max_ms"] > LIMIT * 1000 else ""
+        print(
+            f"  {kind:<28} p50 {s['p50_ms']:.0f} ms, p95 {s['p95_ms']:.0f} ms, p99 "
+            f"{s['p99_ms']:.0f} ms, max {s['max_ms']:.0f} ms (n={s['requests']:.0f}, "
+            f"answers >= 400: {s['status_errors']:.0f}, connections closed or refused: "
+            f"{s['socket_errors']:.0f}, timeouts {s['timeouts']:.0f}) {over_wrk}"
+        )
+    print(f"requests over {LIMIT:.0f} s (the bench's clients): {over}")
+    print("a save's answer -> shown (probe every 100 ms; an open page polls every "
+          f"{PUBLIC_POLL:g} s on top):")  # fmt: skip
+    for kind in sorted(stats.delays):
+        values = stats.delays[kind]
+        print(f"  {kind:<28} {percentiles(values)}, {p99(values)}")
+    left = sum(len(p) for p in day.ledger.pending.values())
+    print(f"  saves never seen in the standings API: {left}")
+    bad = {
+        kind: {s: n for s, n in counts.items() if not (isinstance(s, int) and s < 400)}
+        for kind, counts in stats.statuses.items()
+    }
+    print(f"answers other than 2xx/3xx: {({k: v for k, v in bad.items() if v}) or 'none'}")
+    for kind, said in stats.failures.items():
+        print(f"  {kind}: {said}")
+
+
+if __name__ == "__main__":
+    main()
