@@ -369,3 +369,13 @@ def test_the_demo_gives_a_hand_the_rows_a_save_gives_it():
         )
         penalised += bool(penalties)
     assert penalised
+
+
+def test_a_national_championship_s_round_in_play_has_its_player_who_left():
+    """At 1,024 players the round in play is read in a few queries (a prefetch of every
+    seat's entry was once too large an expression for SQLite)."""
+    call_command("demo_event", players=1024, rounds=1, live=True, slug="big", stdout=io.StringIO())
+    event = Event.objects.get(slug="big")
+    left = Seat.objects.filter(round__event=event, left_after_hand__isnull=False)
+    assert left.count() == 1
+    assert left.get().entry.status == Entry.Status.WITHDRAWN
