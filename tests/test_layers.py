@@ -194,7 +194,7 @@ def test_core_is_grouped_by_feature():
         "tasks",
         "words",
     }
-    wiring = {"__init__", "apps", "signals", "demo"}
+    wiring = {"__init__", "apps", "signals"}
     loose = {path.stem for path in (ROOT / "core").glob("*.py")}
     assert loose <= shared | wiring | {"services", "selectors", "printing"}
 
