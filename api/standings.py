@@ -124,7 +124,11 @@ def rendered(event, number: int | None, limit: int | None, offset: int) -> tuple
         body = JSONRenderer().render(page_of(standings_data(event, number), limit, offset))
         return body, compress_string(body)
 
-    return versioned(key, build, copies=RENDERED)
+    # This process keeps the latest version of each page only (docs/benchmarks.md,
+    # "Memory of a web process and a worker": each version of a 4,096-player list is
+    # 1.3 MB, and old ones are never read again).
+    slot = versioned_key("api-standings-page", event.pk, number, limit, offset, get_language())
+    return versioned(key, build, copies=RENDERED, slot=slot)
 
 
 def etag(event, number: int | None, limit: int | None, offset: int) -> str:

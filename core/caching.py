@@ -205,19 +205,31 @@ def versioned_key(kind: str, *parts: Any) -> str:
     return ":".join(("kalooki", kind, *(str(part) for part in parts)))
 
 
-def versioned(key: str, build: Callable[[], Any], *, copies: ProcessCopies | None = None) -> Any:
+def versioned(
+    key: str,
+    build: Callable[[], Any],
+    *,
+    copies: ProcessCopies | None = None,
+    slot: str | None = None,
+) -> Any:
     """The document under `key` (a `versioned_key`): from this process's `copies` when
-    given, else the shared cache, else built and kept in both."""
+    given, else the shared cache, else built and kept in both. `slot` names the document
+    apart from its version: `copies` then holds one version per slot, the latest read,
+    so an older version leaves this process as soon as a newer one is read rather than
+    when the store is full (the shared cache lets it expire)."""
+    held = key if slot is None else slot
     if copies is not None:
-        found = copies.get(key)
-        if found is not None:
+        found = copies.get(held)
+        if found is not None and slot is None:
             return found
+        if found is not None and found[0] == key:
+            return found[1]
     found = cache.get(key)
     if found is None:
         found = build()
         cache.set(key, found, DOCUMENT_TTL)
     if copies is not None:
-        copies.put(key, found)
+        copies.put(held, found if slot is None else (key, found))
     return found
 
 

@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from api.standings import RENDERED
 from core import services
 from tests.api.conftest import GOOD_HAND, hand_url
 from tests.fixtures import make_entries, make_round
@@ -123,3 +124,16 @@ def test_the_fast_read_counts_each_request_once_against_the_throttle(api, ranked
     assert other.status_code == 200
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
     assert "throttled" in refused.json()["detail"]
+
+
+def test_this_process_keeps_only_the_latest_version_of_each_page(api, alice, ranked):
+    """A new standings version replaces this process's copy of the old one (never read
+    again) at once, page by page, rather than when the store is full."""
+    api.as_().get(URL)
+    api.as_().get(URL, {"limit": 5})
+    assert len(RENDERED) == 2
+    old = api.as_().get(URL).json()["version"]
+    assert api.as_(alice).put(hand_url(), GOOD_HAND, format="json").status_code == 200
+    assert api.as_().get(URL).json()["version"] > old
+    api.as_().get(URL, {"limit": 5})
+    assert len(RENDERED) == 2  # the two pages, each at the new version only
