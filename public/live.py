@@ -16,6 +16,7 @@ kept the way `core.caching` keeps every derived document.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -95,7 +96,9 @@ def public_event(user: User, slug: str) -> Event:
     event = selectors.public_event(user, slug)
     remember_version(event)
     if event.public:
-        cache.set(event_key(slug), event, EVENT_TTL)
+        # With the time it goes stale, so that a process taking it from the shared
+        # cache keeps it no longer (`lookup`).
+        cache.set(event_key(slug), (time.time() + EVENT_TTL, event), EVENT_TTL)
         PAGES.put(event_key(slug), event, EVENT_TTL)
     return event
 
@@ -111,7 +114,8 @@ def lookup(user: User, slug: str, *keys: str) -> tuple[Event, dict[str, Any]]:
     for key in keys:
         if hits.get(key) is not None:
             PAGES.put(key, hits[key], DOCUMENT_TTL)
-    event = hits.pop(event_key(slug), None)
+    shared = hits.pop(event_key(slug), None)
+    stale_at, event = shared if isinstance(shared, tuple) else (0.0, None)
     version = hits.pop(version_key(slug), None)
     screen = hits.pop(screen_key(slug), None)
     if (
@@ -121,6 +125,10 @@ def lookup(user: User, slug: str, *keys: str) -> tuple[Event, dict[str, Any]]:
         or (screen is not None and screen != event.screen_version)
     ):
         event = public_event(user, slug)
+    elif version is not None and screen is not None and stale_at > time.time():
+        # Kept here too, for as long as the shared copy holds: the next page loads then
+        # need no round trip for it (the versions' alone, `local_lookup`).
+        PAGES.put(event_key(slug), event, stale_at - time.time())
     return event, hits
 
 

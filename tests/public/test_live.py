@@ -270,3 +270,21 @@ def test_this_processs_own_announcement_is_seen_at_once(client, event, announce)
     assert client.get(poll).status_code == 204
     announce(event, 6)
     assert client.get(poll).status_code == 200
+
+
+def test_a_page_another_process_cached_is_then_served_from_this_ones_copies(
+    client, event, monkeypatch, django_assert_num_queries
+):
+    record(event, 1)
+    assert client.get("/events/kingston/").status_code == 200  # read, rendered, shared
+    caching.forget_process_copies()  # as a web process that has served nothing yet
+    counting = CountingCache(cache)
+    monkeypatch.setattr(caching, "cache", counting)
+    monkeypatch.setattr(live, "cache", counting)
+    with django_assert_num_queries(0):
+        assert client.get("/events/kingston/").status_code == 200  # from the shared cache
+    assert counting.calls == ["get_many"]
+    counting.calls.clear()
+    with django_assert_num_queries(0):
+        assert client.get("/events/kingston/").status_code == 200
+    assert counting.calls == []  # the event, the page and the versions all kept here
