@@ -35,13 +35,12 @@ import os
 import re
 import resource
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
 import requests
-from _setup import ROOT, command_line, setup_django, site_env, start, stop, wait_for_port
+from _setup import ROOT, command_line, setup_django, site_env, stop
 from _venue_clients import (
     PUBLIC_POLL,
     Day,
@@ -54,7 +53,7 @@ from _venue_clients import (
     probe,
     table_totals,
 )
-from venue import cpu_seconds, free_port, make_event
+from venue import cpu_seconds, make_event, serve
 
 SLUG = "national-day"
 LOG = "/tmp/kalooki-bench-national.log"
@@ -127,20 +126,14 @@ def main() -> None:
     redis = "redis://127.0.0.1:6379/11"
     subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=True, capture_output=True)
     env = national_env(url, "redis://127.0.0.1:6379/10", redis)
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    start([*manage, "collectstatic", "--noinput", "-v0"], env, "/tmp/kalooki-static.log").wait()
-    port = free_port()
-    server = start(
-        [
-            *(*manage, "run_processes", "--bind", f"127.0.0.1:{port}"),
-            *("--web-workers", str(args.web_workers), "--threads", str(args.threads)),
-            *("--only", "web,worker,beat,standby"),
-        ],
+    server, port = serve(
         env,
         LOG,
+        web_workers=args.web_workers,
+        threads=args.threads,
+        only="web,worker,beat,standby",
     )
     try:
-        wait_for_port(port)
         run(args, f"http://127.0.0.1:{port}", event, server.pid)
     finally:
         stop(server)

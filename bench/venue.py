@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -137,6 +138,27 @@ def venue_env(url: str) -> dict[str, str]:
     return env
 
 
+def serve(
+    env: dict, log: str, *, web_workers: int, threads: int, only: str
+) -> tuple[subprocess.Popen, int]:
+    """The static files collected, then `manage.py run_processes` (`only` those
+    programs) on a free port of 127.0.0.1: the process and its port, once it listens."""
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    static = [*manage, "collectstatic", "--noinput", "-v0"]
+    start(static, env, "/tmp/kalooki-bench-static.log").wait()
+    port = free_port()
+    server = start(
+        [
+            *(*manage, "run_processes", "--bind", f"127.0.0.1:{port}"),
+            *("--web-workers", str(web_workers), "--threads", str(threads), "--only", only),
+        ],
+        env,
+        log,
+    )
+    wait_for_port(port)
+    return server, port
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -162,21 +184,8 @@ def main() -> None:
     setup_django(url)
     event = make_event(args.rounds)
     env = venue_env(url)
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    start(
-        [*manage, "collectstatic", "--noinput", "-v0"], env, "/tmp/kalooki-bench-static.log"
-    ).wait()
-    port = free_port()
-    server = start(
-        [
-            *(*manage, "run_processes", "--bind", f"127.0.0.1:{port}"),
-            *("--web-workers", "1", "--threads", str(args.threads), "--only", "web,standby"),
-        ],
-        env,
-        LOG,
-    )
+    server, port = serve(env, LOG, web_workers=1, threads=args.threads, only="web,standby")
     try:
-        wait_for_port(port)
         run(args, f"http://127.0.0.1:{port}", event, server.pid)
     finally:
         stop(server)

@@ -13,6 +13,7 @@ from core import stored_texts as st
 from core.demo.bulk import create_objects, create_values
 from core.demo.simulator import Simulator
 from core.hands.rows import cards_text
+from core.seating.services import planned_seats
 from game import rules, seating
 from scoring.models import Hand, HandScore, Penalty
 from tournaments.models import Event, Round, Seat, Table
@@ -27,17 +28,7 @@ def store_tables(
     """The round's tables and seats as `store_plan` writes them: the tables (no history,
     as there), the seats with theirs."""
     tables = create_objects(Table, [Table(round=round_, number=t.number) for t in plan])
-    seats = [
-        Seat(
-            table=table,
-            round=round_,
-            entry_id=entry_id,
-            position=position,
-            first_dealer=position == planned.dealer,
-        )
-        for table, planned in zip(tables, plan, strict=True)
-        for position, entry_id in enumerate(planned.seats, start=1)
-    ]
+    seats = planned_seats(round_, tables, plan)
     return tables, create_objects(Seat, seats, reason=DEMO_DATA)
 
 

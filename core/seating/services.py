@@ -181,7 +181,16 @@ def store_plan(
 ) -> tuple[list[Table], list[Seat]]:
     """Write a seating plan as the round's tables and seats (with history)."""
     tables = Table.objects.bulk_create([Table(round=round_, number=t.number) for t in plan])
-    seats = [
+    seats = planned_seats(round_, tables, plan)
+    seats = bulk_create_with_history(seats, Seat, default_change_reason=reason)
+    return tables, seats
+
+
+def planned_seats(
+    round_: Round, tables: list[Table], plan: tuple[seating.TablePlan, ...]
+) -> list[Seat]:
+    """The seats of a seating plan, for its tables as written (not saved yet)."""
+    return [
         Seat(
             table=table,
             round=round_,
@@ -192,8 +201,6 @@ def store_plan(
         for table, planned in zip(tables, plan, strict=True)
         for position, entry_id in enumerate(planned.seats, start=1)
     ]
-    seats = bulk_create_with_history(seats, Seat, default_change_reason=reason)
-    return tables, seats
 
 
 def refresh_quality(round_: Round) -> None:
