@@ -24,7 +24,6 @@ from datetime import datetime
 from operator import itemgetter
 from typing import Any
 
-from django.apps import apps
 from django.db import connection
 from django.db.models import Field, Model
 from django.utils import timezone
@@ -197,28 +196,11 @@ def field_preparer(field: Field) -> Callable[[Any], Any]:
 CACHE_KIB = 256 * 1024
 
 
-# The apps whose tables a demo event fills: PostgreSQL's planner is told about their
-# new rows at once (`bulk_load`).
-FILLED_APPS = ("tournaments", "scoring")
-
-
 @contextmanager
 def bulk_load():
-    """The connection set for writing many rows (SQLite: a bigger page cache), and on
-    PostgreSQL the tables written analysed afterwards, as its manual advises after a
-    bulk load: until autovacuum gets to them (or never, where it is off) the planner
-    would take a table of 40,000 seats for one of a few thousand and scan it whole to
-    show one table's hands."""
+    """The connection set for writing many rows (SQLite: a bigger page cache)."""
     if connection.vendor != "sqlite":
         yield
-        if connection.vendor == "postgresql":
-            tables = [
-                connection.ops.quote_name(model._meta.db_table)
-                for label in FILLED_APPS
-                for model in apps.get_app_config(label).get_models()
-            ]
-            with connection.cursor() as cursor:
-                cursor.execute(f"ANALYZE {', '.join(tables)}")
         return
     with connection.cursor() as cursor:
         cursor.execute("PRAGMA cache_size")

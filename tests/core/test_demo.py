@@ -7,7 +7,6 @@ import random
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
 
 from core.demo import DEMO_DATA, Simulator
 from core.demo.hands import PENALTY_NAMES, SCORE_NAMES, score_values
@@ -380,17 +379,3 @@ def test_a_national_championship_s_round_in_play_has_its_player_who_left():
     left = Seat.objects.filter(round__event=event, left_after_hand__isnull=False)
     assert left.count() == 1
     assert left.get().entry.status == Entry.Status.WITHDRAWN
-
-
-@pytest.mark.postgres
-@pytest.mark.django_db
-def test_the_tables_a_demo_fills_are_analysed_for_postgresqls_planner():
-    call_command("demo_event", "--players", "16", "--rounds", "1", stdout=io.StringIO())
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT relname FROM pg_stat_user_tables WHERE relname = ANY(%s)"
-            " AND last_analyze IS NOT NULL",
-            [["tournaments_seat", "scoring_hand", "scoring_handscore"]],
-        )
-        analysed = {name for (name,) in cursor.fetchall()}
-    assert analysed == {"tournaments_seat", "scoring_hand", "scoring_handscore"}
