@@ -64,10 +64,10 @@ def percentiles(values: list[float]) -> str:
     if not values:
         return "none"
     ordered = sorted(values)
-    p95 = ordered[max(0, int(len(ordered) * 0.95 + 0.5) - 1)]
+    p95, p99 = (ordered[max(0, int(len(ordered) * share + 0.5) - 1)] for share in (0.95, 0.99))
     return (
         f"p50 {statistics.median(ordered) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
-        f"max {ordered[-1] * 1000:.0f} ms (n={len(ordered)})"
+        f"p99 {p99 * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms (n={len(ordered)})"
     )
 
 

@@ -178,11 +178,6 @@ def run(args, base: str, event: dict, server: int) -> None:
     report(args, day, played, load_before, used, screens)
 
 
-def p99(values: list[float]) -> str:
-    ordered = sorted(values)
-    return f"p99 {ordered[int(len(ordered) * 0.99)] * 1000:.0f} ms" if ordered else ""
-
-
 def report(args, day: Day, played: float, load: str, used: dict, screens: dict) -> None:
     stats = day.stats
     writes = sum(len(stats.times[k]) for k in ("propose", "confirm", "director save"))
@@ -212,7 +207,7 @@ def report(args, day: Day, played: float, load: str, used: dict, screens: dict) 
     for kind in sorted(stats.times):
         values = stats.times[kind]
         over += sum(v > LIMIT for v in values)
-        print(f"  {kind:<28} {percentiles(values)}, {p99(values)}")
+        print(f"  {kind:<28} {percentiles(values)}")
     for kind, s in screens.items():
         over_wrk = "max over 2 s" if s["max_ms"] > LIMIT * 1000 else ""
         print(
@@ -226,7 +221,7 @@ def report(args, day: Day, played: float, load: str, used: dict, screens: dict) 
           f"{PUBLIC_POLL:g} s on top):")  # fmt: skip
     for kind in sorted(stats.delays):
         values = stats.delays[kind]
-        print(f"  {kind:<28} {percentiles(values)}, {p99(values)}")
+        print(f"  {kind:<28} {percentiles(values)}")
     left = sum(len(p) for p in day.ledger.pending.values())
     print(f"  saves never seen in the standings API: {left}")
     bad = {

@@ -12,6 +12,7 @@ import pytest
 from django.core.cache import cache
 from django.test.utils import override_settings
 from redis.connection import AbstractConnection
+from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
@@ -124,3 +125,18 @@ def test_counting_peeks_at_the_cache_in_the_same_call(on_redis):
     assert trips.sent == 1
     assert hit.this == 1 and hit.previous == 0
     assert hit.peeked == {"kalooki:test:peeked": (7, True)}
+
+
+def test_a_token_holder_is_held_to_the_user_limit_not_the_anonymous_one(on_redis, entry_world):
+    rates = {"anon": "2/minute", "user": "3/minute"}
+    holder = APIClient()
+    token = Token.objects.create(user=entry_world.alice)
+    holder.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    with (
+        mock.patch.object(AnonRateThrottle, "THROTTLE_RATES", rates),
+        mock.patch.object(UserRateThrottle, "THROTTLE_RATES", rates),
+    ):
+        answers = [holder.get(URL, REMOTE_ADDR="10.1.2.5").status_code for _ in range(4)]
+        anonymous = APIClient().get(URL, REMOTE_ADDR="10.1.2.5")
+    assert answers == [200, 200, 200, 429]
+    assert anonymous.status_code == 200  # the same address, counted apart
