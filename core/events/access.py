@@ -6,6 +6,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils.translation import gettext as _
 
+from core.common import the_row
 from core.errors import Missing
 from tournaments.models import Event, PublishingLink, Table
 
@@ -47,7 +48,7 @@ def event_for(user: User, slug: str) -> Event:
     if user.is_authenticated and not getattr(user, "is_superuser", False):
         directors = Event.directors.through.objects.filter(event_id=OuterRef("pk"), user=user)
         events = events.annotate(reader_directs=Exists(directors))
-    event = events.first()
+    event = the_row(events)
     if event is None:
         raise Missing(_("No such event."))
     return event
@@ -56,8 +57,8 @@ def event_for(user: User, slug: str) -> Event:
 def directed_event(user: User, slug: str) -> Event:
     """The event if this user directs it (a superuser directs them all); 404 otherwise,
     exactly as if it did not exist, so a private event never leaks."""
-    event = (
-        directed_events(user).filter(slug=slug).annotate(published_here=published_here()).first()
+    event = the_row(
+        directed_events(user).filter(slug=slug).annotate(published_here=published_here())
     )
     if event is None:
         raise Missing(_("No such event."))
@@ -67,7 +68,7 @@ def directed_event(user: User, slug: str) -> Event:
 def directed_table(user: User, slug: str, round_number: int, table_number: int) -> Table:
     """A table of an event this user directs, with its round and event, in one query;
     404 otherwise, as if neither existed."""
-    table = (
+    table = the_row(
         Table.objects.filter(
             round__event__in=directed_events(user),
             round__event__slug=slug,
@@ -76,7 +77,6 @@ def directed_table(user: User, slug: str, round_number: int, table_number: int) 
         )
         .select_related("round__event")
         .annotate(published_here=published_here("round__event_id"))
-        .first()
     )
     if table is None:
         raise Missing(_("No such table."))

@@ -18,6 +18,7 @@ from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 
 from core.collation import by_name
+from core.common import the_row
 from core.copies.selectors import copied_slug
 from core.errors import Missing
 from core.events.access import User, can_add_players, visible_events
@@ -87,10 +88,10 @@ def rounds_of(event: Event) -> QuerySet[Round]:
 def seat_in_play(entry: Entry) -> Seat | None:
     """The entry's seat in the event's round in play (with its table, round, event and
     player), if it has one: one query."""
-    return (
-        Seat.objects.select_related("table__round__event", "entry__player")
-        .filter(entry=entry, round__status=Round.Status.PUBLISHED)
-        .first()
+    return the_row(
+        Seat.objects.select_related("table__round__event", "entry__player").filter(
+            entry=entry, round__status=Round.Status.PUBLISHED
+        )
     )
 
 
@@ -104,7 +105,7 @@ def seats_leaving(round_: Round) -> list[Seat]:
 
 
 def round_of(event: Event, number: int) -> Round:
-    round_ = Round.objects.filter(event=event, number=number).first()
+    round_ = the_row(Round.objects.filter(event=event, number=number))
     if round_ is None:
         raise Missing(_("No such round."))
     return round_
@@ -113,15 +114,13 @@ def round_of(event: Event, number: int) -> Round:
 def round_with_seating(event: Event, number: int) -> Round:
     """A round with its tables and seats (and each seat's player) loaded: 3 queries."""
     seats = Seat.objects.select_related("entry__player").order_by("position")
-    round_ = (
-        Round.objects.filter(event=event, number=number)
-        .prefetch_related(
+    round_ = the_row(
+        Round.objects.filter(event=event, number=number).prefetch_related(
             Prefetch(
                 "tables",
                 Table.objects.order_by("number").prefetch_related(Prefetch("seats", seats)),
             )
         )
-        .first()
     )
     if round_ is None:
         raise Missing(_("No such round."))
@@ -133,10 +132,10 @@ def table_count(round_: Round) -> int:
 
 
 def table_of(event: Event, round_number: int, table_number: int) -> Table:
-    table = (
-        Table.objects.filter(round__event=event, round__number=round_number, number=table_number)
-        .select_related("round__event")
-        .first()
+    table = the_row(
+        Table.objects.filter(
+            round__event=event, round__number=round_number, number=table_number
+        ).select_related("round__event")
     )
     if table is None:
         raise Missing(_("No such table."))

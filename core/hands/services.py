@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from core import stored_texts as st
 from core.caching import touch_table
-from core.common import with_history_user
+from core.common import the_row, with_history_user
 from core.errors import HandRejected, InvalidInput, Missing, StaleVersion, StateConflict
 from core.events.rulesets import freeze_house_rules, may_need_freezing
 from core.hands import held, set_totals
@@ -96,17 +96,20 @@ def lock_table_with_seats(table: Table | TableAt) -> tuple[Table, list[Seat]]:
         }
     else:
         where = {"pk": table.pk}
-    seats = list(
+    # Unordered, and sorted here: ordering the rows would cost more to compile than
+    # the rest of the query (`core.common.the_row` says why).
+    seats = sorted(
         bounded(
             Seat.objects.select_for_update(of=("table",))
             .select_related("table__round__event", "entry__player")
             .filter(**{f"table__{field}": value for field, value in where.items()})
-            .order_by("position")
-        )
+            .order_by()
+        ),
+        key=lambda seat: seat.position,
     )
     if not seats:
         bound_now()  # no row read, so none set it
-        found = Table.objects.filter(**where).first()
+        found = the_row(Table.objects.filter(**where))
         if found is None:
             raise Missing(_("No such table."))
         return lock_table_for_write(found), seats

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from django.utils.translation import gettext as _
 
+from core.common import the_row
 from core.entries.names import shown_names
 from core.entries.selectors import namesakes_of, replacements
 from core.errors import Missing
@@ -130,7 +131,7 @@ def clock_of(event: Event, stored: RoundClock | None) -> Clock:
 
 def round_clock(event: Event, number: int) -> RoundClockView:
     """Round `number`'s clock with every table's extra time: 2 queries."""
-    round_ = Round.objects.filter(event=event, number=number).select_related("clock").first()
+    round_ = the_row(Round.objects.filter(event=event, number=number).select_related("clock"))
     if round_ is None:
         raise Missing(_("No such round."))
     stored = getattr(round_, "clock", None)

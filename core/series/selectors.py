@@ -14,6 +14,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
+from core.common import the_row
 from core.errors import Missing
 from core.jobs import SERIES_STANDINGS
 from core.words import listing
@@ -35,7 +36,7 @@ def visible_series(user: User) -> QuerySet[Series]:
 
 
 def series_for(user: User, slug: str) -> Series:
-    found = visible_series(user).filter(slug=slug).first()
+    found = the_row(visible_series(user).filter(slug=slug))
     if found is None:
         raise Missing(_("No such series."))
     return found

@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Count, F, OuterRef, Q, Subquery, Sum
 from django.utils.translation import gettext as _
 
+from core.common import the_row
 from core.copies.selectors import copied_slug
 from core.entries.selectors import namesakes_of
 from core.errors import Missing
@@ -51,7 +52,7 @@ def public_event(user: User, slug: str) -> Event:
     )
     # The public series whose grand final it is: in the same query.
     final_of = Series.objects.filter(final=OuterRef("pk"), public=True)
-    event = (
+    event = the_row(
         visible_events(user)
         .filter(slug=slug)
         .annotate(
@@ -62,7 +63,6 @@ def public_event(user: User, slug: str) -> Event:
             final_of_season=Subquery(final_of.values("season")[:1]),
             published_change_at=last_published_change(),
         )
-        .first()
     )
     if event is None:
         raise Missing(_("No such event."))

@@ -23,6 +23,7 @@ from django.db.models import F
 from core import background, derived
 from core.adjusted.services import adjust_closed_rounds
 from core.caching import announce_version
+from core.common import the_row
 from core.hands import set_totals
 from core.standings import rebuild as read
 from core.standings.stored import (
@@ -57,7 +58,7 @@ def refresh_standings_job(event_id: int) -> int | None:
     every change (many changes queue many jobs; one does the work)."""
     if not derived.is_dirty(background.STANDINGS, event_id):
         return None
-    event = Event.objects.filter(pk=event_id).first()
+    event = the_row(Event.objects.filter(pk=event_id))
     if event is None:  # deleted meanwhile: nothing to rank
         derived.forget(background.STANDINGS, event_id)
         return None
@@ -118,7 +119,7 @@ def rebuild(
     changes = derived.seen(background.STANDINGS, event.pk)
     round_ = read.current_round(event)
     if round_number is not None:
-        round_ = event.rounds.filter(number=round_number).first()
+        round_ = the_row(event.rounds.filter(number=round_number))
     if round_ is None:
         derived.built(background.STANDINGS, event.pk, changes)
         return event.standings_version

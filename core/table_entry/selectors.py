@@ -17,6 +17,7 @@ from django.db.models import Count, F
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.common import the_row
 from core.entries.selectors import namesakes_of
 from core.events.selectors import round_with_seating
 from core.hands.selectors import HandView, PenaltyView, ResultView
@@ -411,12 +412,10 @@ def seat_with_code(table: Table, code: str) -> Seat | None:
     (already in its stored form), or None: one query."""
     if not code:
         return None
-    return (
+    return the_row(
         Seat.objects.filter(
             table=table, entry__codes__round_id=table.round_id, entry__codes__code=code
-        )
-        .select_related("entry__player")
-        .first()
+        ).select_related("entry__player")
     )
 
 
@@ -424,21 +423,19 @@ def players_table(slug: str, round_number: int, table_number: int) -> Table | No
     """A table of a published or closed round of the event `slug`, whoever may see the
     event (or None): for its players, whose codes open it even at a private event. One
     query; nothing here says whether the caller may see it."""
-    return (
+    return the_row(
         Table.objects.filter(
             round__event__slug=slug,
             round__number=round_number,
             round__status__in=PLAYED_ROUND_STATUSES,
             number=table_number,
-        )
-        .select_related("round__event")
-        .first()
+        ).select_related("round__event")
     )
 
 
 def event_by_slug(slug: str) -> Event | None:
     """The event `slug`, whoever may see it (for its players' codes): one query."""
-    return Event.objects.filter(slug=slug).first()
+    return the_row(Event.objects.filter(slug=slug))
 
 
 def seat_for_code(event: Event, code: str) -> Seat | None:
@@ -446,15 +443,13 @@ def seat_for_code(event: Event, code: str) -> Seat | None:
     query (the page where a player types their code to find their table)."""
     if not code:
         return None
-    return (
+    return the_row(
         Seat.objects.filter(
             round__event=event,
             round__status=Round.Status.PUBLISHED,
             entry__codes__round_id=F("round_id"),
             entry__codes__code=code,
-        )
-        .select_related("table__round", "entry__player")
-        .first()
+        ).select_related("table__round", "entry__player")
     )
 
 
