@@ -6,12 +6,14 @@ finished event's round needs a reason and says so on the event."""
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.test import TestCase
 
 from core.stored_texts.words import reason_words
-from tests.api.conftest import hand_url
+from tests.api.conftest import Api, hand_url
 from tests.api.test_incomplete_sets import body, sender
-from tests.fixtures import make_entries, make_round
-from tournaments.models import Seat
+from tests.fixtures import kept_for_the_module, make_alice, make_entries, make_event, make_round
+from tournaments.models import Event, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -41,9 +43,15 @@ def cut_short_by_time(client, event, format: str):
     return event
 
 
-@pytest.fixture
-def time_ran_out(client, event):
-    return cut_short_by_time(client, event, "total")
+def alices_event_cut_short() -> None:
+    """alice's event (as the `alice` and `event` fixtures make them), its round 1 cut
+    short by time (`cut_short_by_time`, format total), sent by alice's client with each
+    request's committed work run at once (as `client` does)."""
+    alice = make_alice()
+    event = make_event(slug="kingston", name="Kingston Open")
+    event.directors.add(alice)
+    client = sender(Api().as_(alice), TestCase.captureOnCommitCallbacks)
+    cut_short_by_time(client, event, "total")
 
 
 @pytest.fixture
@@ -61,58 +69,113 @@ def row_of(client, player_id: int) -> dict:
     return next(r for r in rows if r["player"]["id"] == player_id)
 
 
-def test_the_best_player_of_a_table_cut_short_is_ranked_on_a_complete_set(client, time_ran_out):
-    """Table 2's seat 2 went out in all 8 hands it played: 0. Its hand 9 is scored at the
-    mean of hand 9 at the tables that played it (0, 12, 13, 14, 0, 32, 33, 34: 17.25 ->
-    17), and they rank third on 17 (after the two who went out in all nine hands, on 0),
-    not after every complete set."""
-    best = row_of(client, player(1, 2, 2))
-    assert (best["rank"], best["points"], best["sets_incomplete"]) == (3, 17, 0)
-    assert (best["adjusted_hands"], best["at_fault_hands"]) == (1, 0)
-    assert best["adjusted"][0]["text"] == "round 1, table 2: hand 9 adjusted: 17, the field's mean"
-    table = client("get", TABLE_2).json()
-    assert [(a["hand"], a["seat"], a["score"]) for a in table["adjusted"]] == [
-        (9, 1, 17),
-        (9, 2, 17),
-        (9, 3, 17),
-        (9, 4, 17),
-    ]
+@pytest.fixture(scope="class")
+def cut_short(django_db_setup, django_db_blocker):
+    """`alices_event_cut_short`, made once for the tests of a class."""
+    yield from kept_for_the_module(django_db_blocker, alices_event_cut_short)
 
 
-def test_a_table_marked_at_fault_gets_the_fields_75th_percentile(client, time_ran_out, alice):
-    refused = client("post", TABLE_2 + "at-fault/", {"seats": [1, 2, 3, 4]})
-    assert refused.status_code == 400 and "reason" in refused.json()
-    assert client("post", TABLE_2 + "at-fault/", {"seats": [7], "reason": "slow"}).json() == {
-        "seats": {"0": ["Ensure this value is less than or equal to 6."]}
-    }
-    absent = client("post", TABLE_2 + "at-fault/", {"seats": [5], "reason": "slow"})
-    assert absent.status_code == 400
-    assert absent.json() == {"seats": ["Table 2 has no seat 5; its seats are 1, 2, 3, 4."]}
-    assert client("get", TABLE_2).json()["adjusted"][0]["at_fault"] is False  # unchanged
-    marked = client("post", TABLE_2 + "at-fault/", {"seats": [1, 2, 3, 4], "reason": "slow play"})
-    assert marked.status_code == 200
-    # Hand 9's field sorted: 0, 0, 12, 13, 14, 32, 33, 34; its 75th percentile lies a
-    # quarter of the way from the 6th to the 7th: 32.25 -> 32.
-    assert {(a["score"], a["at_fault"], a["rule"]) for a in marked.json()["adjusted"]} == {
-        (32, True, "at_fault")
-    }
-    best = row_of(client, player(1, 2, 2))
-    assert (best["points"], best["adjusted_hands"], best["at_fault_hands"]) == (32, 1, 1)
-    assert "at fault: the field's 75th percentile" in best["adjusted"][0]["text"]
-    seat = Seat.objects.get(round__number=1, table__number=2, position=1)
-    latest = seat.history.latest("history_id")
-    assert (reason_words(latest.history_change_reason), latest.history_user) == (
-        "at fault: slow play",
-        alice,
-    )
-    # Cleared: the field's mean again.
-    cleared = client("post", TABLE_2 + "at-fault/", {"seats": []}).json()
-    assert {a["score"] for a in cleared["adjusted"]} == {17}
+class TestTimeRanOut:
+    """Tests that start from `alices_event_cut_short` (`cut_short`). It is kept for this
+    class alone: the module's other tests make a `kingston` event of their own."""
 
+    @pytest.fixture
+    def alice(self, cut_short, db):
+        """The event's director, as made with it."""
+        return get_user_model().objects.get(username="alice")
 
-def test_only_the_events_directors_mark_players_at_fault(api, time_ran_out):
-    response = api.as_().post(TABLE_2 + "at-fault/", {"seats": [1], "reason": "slow"})
-    assert response.status_code in (401, 403)
+    @pytest.fixture
+    def time_ran_out(self, cut_short, db) -> Event:
+        return Event.objects.get(slug="kingston")
+
+    def test_the_best_player_of_a_table_cut_short_is_ranked_on_a_complete_set(
+        self, client, time_ran_out
+    ):
+        """Table 2's seat 2 went out in all 8 hands it played: 0. Its hand 9 is scored at the
+        mean of hand 9 at the tables that played it (0, 12, 13, 14, 0, 32, 33, 34: 17.25 ->
+        17), and they rank third on 17 (after the two who went out in all nine hands, on 0),
+        not after every complete set."""
+        best = row_of(client, player(1, 2, 2))
+        assert (best["rank"], best["points"], best["sets_incomplete"]) == (3, 17, 0)
+        assert (best["adjusted_hands"], best["at_fault_hands"]) == (1, 0)
+        assert (
+            best["adjusted"][0]["text"] == "round 1, table 2: hand 9 adjusted: 17, the field's mean"
+        )
+        table = client("get", TABLE_2).json()
+        assert [(a["hand"], a["seat"], a["score"]) for a in table["adjusted"]] == [
+            (9, 1, 17),
+            (9, 2, 17),
+            (9, 3, 17),
+            (9, 4, 17),
+        ]
+
+    def test_a_table_marked_at_fault_gets_the_fields_75th_percentile(
+        self, client, time_ran_out, alice
+    ):
+        refused = client("post", TABLE_2 + "at-fault/", {"seats": [1, 2, 3, 4]})
+        assert refused.status_code == 400 and "reason" in refused.json()
+        assert client("post", TABLE_2 + "at-fault/", {"seats": [7], "reason": "slow"}).json() == {
+            "seats": {"0": ["Ensure this value is less than or equal to 6."]}
+        }
+        absent = client("post", TABLE_2 + "at-fault/", {"seats": [5], "reason": "slow"})
+        assert absent.status_code == 400
+        assert absent.json() == {"seats": ["Table 2 has no seat 5; its seats are 1, 2, 3, 4."]}
+        assert client("get", TABLE_2).json()["adjusted"][0]["at_fault"] is False  # unchanged
+        marked = client(
+            "post", TABLE_2 + "at-fault/", {"seats": [1, 2, 3, 4], "reason": "slow play"}
+        )
+        assert marked.status_code == 200
+        # Hand 9's field sorted: 0, 0, 12, 13, 14, 32, 33, 34; its 75th percentile lies a
+        # quarter of the way from the 6th to the 7th: 32.25 -> 32.
+        assert {(a["score"], a["at_fault"], a["rule"]) for a in marked.json()["adjusted"]} == {
+            (32, True, "at_fault")
+        }
+        best = row_of(client, player(1, 2, 2))
+        assert (best["points"], best["adjusted_hands"], best["at_fault_hands"]) == (32, 1, 1)
+        assert "at fault: the field's 75th percentile" in best["adjusted"][0]["text"]
+        seat = Seat.objects.get(round__number=1, table__number=2, position=1)
+        latest = seat.history.latest("history_id")
+        assert (reason_words(latest.history_change_reason), latest.history_user) == (
+            "at fault: slow play",
+            alice,
+        )
+        # Cleared: the field's mean again.
+        cleared = client("post", TABLE_2 + "at-fault/", {"seats": []}).json()
+        assert {a["score"] for a in cleared["adjusted"]} == {17}
+
+    def test_only_the_events_directors_mark_players_at_fault(self, api, time_ran_out):
+        response = api.as_().post(TABLE_2 + "at-fault/", {"seats": [1], "reason": "slow"})
+        assert response.status_code in (401, 403)
+
+    def test_reopening_a_finished_events_round_needs_a_reason_and_says_so(
+        self, client, time_ran_out
+    ):
+        assert client("post", EVENT + "finish/").status_code == 200
+        refused = client("post", EVENT + "rounds/1/reopen/", {})
+        assert refused.status_code == 400
+        assert refused.json()["reason"][0].startswith("The event is finished: say why round 1")
+        assert client("get", EVENT).json()["status"] == "finished"
+        reopened = client("post", EVENT + "rounds/1/reopen/", {"reason": "table 2 found hand 9"})
+        assert reopened.status_code == 200
+        shown = client("get", EVENT).json()
+        assert shown["status"] == "running" and shown["results_changed_at"] is not None
+        assert shown["results_changed_reason"] == "Round 1 reopened: table 2 found hand 9"
+        assert client("get", TABLE_2).json()["adjusted"] == []  # in play: nothing adjusted
+
+    def test_long_reasons_are_kept_whole(self, client, time_ran_out, root, api):
+        """The history keeps a director's reason whole (PostgreSQL refused more than 100
+        characters)."""
+        why = ("slow play: " + "the table argued over a laydown for twenty minutes; " * 4)[:200]
+        marked = client("post", TABLE_2 + "at-fault/", {"seats": [1], "reason": why})
+        assert marked.status_code == 200
+        seat = Seat.objects.get(round__number=1, table__number=2, position=1)
+        kept = reason_words(seat.history.latest("history_id").history_change_reason)
+        assert kept == "at fault: " + why.strip() and len(kept) > 200
+        assert client("post", EVENT + "finish/").status_code == 200
+        long = "x" * 280
+        reopened = client("post", EVENT + "rounds/1/reopen/", {"reason": long})
+        assert reopened.status_code == 200
+        assert client("get", EVENT).json()["results_changed_reason"] == f"Round 1 reopened: {long}"
 
 
 def test_a_knockout_sends_the_best_of_a_table_cut_short_through(client, knockout_time_ran_out):
@@ -123,20 +186,6 @@ def test_a_knockout_sends_the_best_of_a_table_cut_short_through(client, knockout
     assert through == {player(1, 1, 1), player(1, 2, 2), player(1, 3, 1)}
     started = client("post", EVENT + "rounds/", {})
     assert started.status_code in (201, 202), started.json()
-
-
-def test_reopening_a_finished_events_round_needs_a_reason_and_says_so(client, time_ran_out):
-    assert client("post", EVENT + "finish/").status_code == 200
-    refused = client("post", EVENT + "rounds/1/reopen/", {})
-    assert refused.status_code == 400
-    assert refused.json()["reason"][0].startswith("The event is finished: say why round 1")
-    assert client("get", EVENT).json()["status"] == "finished"
-    reopened = client("post", EVENT + "rounds/1/reopen/", {"reason": "table 2 found hand 9"})
-    assert reopened.status_code == 200
-    shown = client("get", EVENT).json()
-    assert shown["status"] == "running" and shown["results_changed_at"] is not None
-    assert shown["results_changed_reason"] == "Round 1 reopened: table 2 found hand 9"
-    assert client("get", TABLE_2).json()["adjusted"] == []  # in play: nothing adjusted
 
 
 def test_in_table_points_a_table_cut_short_shares_out_its_places(client, event):
@@ -184,19 +233,3 @@ def test_the_players_left_at_a_table_two_others_left_are_adjusted(client, event)
         "withdrawn",
     )
     assert left["rank"] > max(r["rank"] for r in rows.values() if not r["sets_incomplete"])
-
-
-def test_long_reasons_are_kept_whole(client, time_ran_out, root, api):
-    """The history keeps a director's reason whole (PostgreSQL refused more than 100
-    characters)."""
-    why = ("slow play: " + "the table argued over a laydown for twenty minutes; " * 4)[:200]
-    marked = client("post", TABLE_2 + "at-fault/", {"seats": [1], "reason": why})
-    assert marked.status_code == 200
-    seat = Seat.objects.get(round__number=1, table__number=2, position=1)
-    kept = reason_words(seat.history.latest("history_id").history_change_reason)
-    assert kept == "at fault: " + why.strip() and len(kept) > 200
-    assert client("post", EVENT + "finish/").status_code == 200
-    long = "x" * 280
-    reopened = client("post", EVENT + "rounds/1/reopen/", {"reason": long})
-    assert reopened.status_code == 200
-    assert client("get", EVENT).json()["results_changed_reason"] == f"Round 1 reopened: {long}"
