@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils import translation
 
 from core import caching
-from tests.database import migrated_once
+from tests.database import deleting_flush, migrated_once
 from tests.fixtures import codes_of, make_alice, make_bob, make_root, make_world
 from tournaments.models import Event
 
@@ -137,6 +137,14 @@ def django_db_modify_db_settings(django_db_modify_db_settings, request, tmp_path
         return
     shared = tmp_path_factory.getbasetemp().parent / "migrated.sqlite3"
     with migrated_once(shared):
+        yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_by_deleting():
+    """After a transactional test, PostgreSQL's tables are emptied by deleting their
+    rows, not truncating them (tests/database.py)."""
+    with deleting_flush():
         yield
 
 

@@ -8,6 +8,10 @@ into each worker's memory; on PostgreSQL it is a template database
 (`<test database>_template`, made again by every run), which each worker's database is
 created from. The copy lives for one run only (never from an earlier one), so every
 run still migrates a fresh database. A run in one process migrates as before.
+
+After a transactional test, Django empties every table; on PostgreSQL it does so with
+one TRUNCATE, which makes every table and index a new file: about 1.7 s for the
+suite's 59 tables, against 0.17 s for a DELETE of each (`deleting_flush`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pathlib import Path
 
 from django.core.management.commands import migrate
 from django.db import connections
+from django.db.backends.postgresql.operations import DatabaseOperations
 
 
 def in_memory_sqlite(alias: str) -> bool:
@@ -89,3 +94,30 @@ def from_template(connection, shared: Path, migrate_here):
             cursor.execute(f"CREATE DATABASE {quote(template)} TEMPLATE {quote(name)}")
         marker.write_text(template)
         return done
+
+
+@contextmanager
+def deleting_flush():
+    """While the tests run, PostgreSQL's flush (after each transactional test) deletes
+    every table's rows instead of truncating the tables: the same empty tables, made
+    ten times faster. Every foreign key Django makes on PostgreSQL is checked only at
+    commit (DEFERRABLE INITIALLY DEFERRED), so the order of the deletes does not
+    matter. A flush that must restart the sequences, or cascade to tables it was not
+    given, is Django's own."""
+    truncating = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade:
+            return truncating(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [
+            f"{style.SQL_KEYWORD('DELETE FROM')} {style.SQL_FIELD(self.quote_name(table))};"
+            for table in tables
+        ]
+
+    DatabaseOperations.sql_flush = sql_flush
+    try:
+        yield
+    finally:
+        DatabaseOperations.sql_flush = truncating
