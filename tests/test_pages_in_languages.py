@@ -12,6 +12,7 @@ import re
 from typing import NamedTuple
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 from django.views.defaults import server_error
@@ -21,7 +22,14 @@ from core import services
 from core.words import translated
 from game.rules import HandEntry, HandInvalid, SeatEntry
 from tests.core.test_series import leg
-from tests.fixtures import engine_problems, make_event, make_round, make_user, played_event
+from tests.fixtures import (
+    engine_problems,
+    kept_for_the_module,
+    make_event,
+    make_round,
+    make_user,
+    played_event,
+)
 from tests.html import signed_in
 from tournaments.models import Player
 
@@ -30,9 +38,9 @@ pytestmark = pytest.mark.django_db
 LANGUAGES = ("ru", "fa")
 
 
-def world() -> dict[str, object]:
+def world() -> str:
     """Kingston (round 2 in play), a Trinidad event seated, a series of two finished
-    legs; alice directs them all and may create events."""
+    legs; alice directs them all and may create events. Gives her username."""
     alice = make_user("alice", superuser=True)
     kingston = played_event(director=alice)
     trinidad = make_event(slug="port-of-spain", name="Port of Spain Open", ruleset="trinidad")
@@ -46,7 +54,19 @@ def world() -> dict[str, object]:
     cast = list(Player.objects.filter(entries__event=kingston).order_by("pk"))
     for day in (1, 2):
         leg(series, cast[:4], day=day, name=f"Leg {day}").directors.add(alice)
-    return {"alice": alice}
+    return alice.username
+
+
+@pytest.fixture(scope="module")
+def world_kept(django_db_setup, django_db_blocker):
+    """`world`, made once for the module's tests."""
+    yield from kept_for_the_module(django_db_blocker, world)
+
+
+@pytest.fixture
+def alice(world_kept, db):
+    """alice of `world`, read afresh for the test."""
+    return get_user_model().objects.get(username=world_kept)
 
 
 class Visit(NamedTuple):
@@ -124,9 +144,8 @@ def fetch(client: Client, visit: Visit):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("visit", VISITS, ids=[v.name for v in VISITS])
-def test_a_page_in_russian_or_persian_holds_no_english_it_once_showed(visit, language):
-    people = world()
-    client = signed_in(people["alice"])
+def test_a_page_in_russian_or_persian_holds_no_english_it_once_showed(visit, language, alice):
+    client = signed_in(alice)
     client.cookies["django_language"] = language
     response = fetch(client, visit)
     assert response.status_code == visit.status
@@ -140,9 +159,8 @@ LATIN_AFTER_PERSIAN = re.compile(r"[\u0600-\u06ff\u06f0-\u06f9][;,] ")
 
 
 @pytest.mark.parametrize("visit", VISITS, ids=[v.name for v in VISITS])
-def test_a_persian_page_writes_its_lists_with_persian_separators(visit):
-    people = world()
-    client = signed_in(people["alice"])
+def test_a_persian_page_writes_its_lists_with_persian_separators(visit, alice):
+    client = signed_in(alice)
     client.cookies["django_language"] = "fa"
     page = fetch(client, visit).content.decode()
     assert not LATIN_AFTER_PERSIAN.search(page), LATIN_AFTER_PERSIAN.search(page)
@@ -155,9 +173,8 @@ def pdf_text(pdf: bytes) -> str:
 @pytest.mark.parametrize(
     ("language", "expected"), [("ru", "Калуки Тринидада и Тобаго"), ("fa", None)]
 )
-def test_the_score_sheets_name_the_ruleset_in_the_page_language(language, expected):
-    people = world()
-    client = signed_in(people["alice"])
+def test_the_score_sheets_name_the_ruleset_in_the_page_language(language, expected, alice):
+    client = signed_in(alice)
     client.cookies["django_language"] = language
     with translation.override(translation.get_language()):
         response = client.get("/director/port-of-spain/toolkit/rounds/1/score-sheets.pdf")

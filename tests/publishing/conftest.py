@@ -1,11 +1,16 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.publishing.pair import Pair, site_registry, small_venue, venue_event
+from tests.fixtures import kept_for_the_module, make_alice
+from tests.publishing.pair import KeptPair, Pair, site_registry, small_venue, venue_event
+
+# The fixtures made once for a module's tests, alice among what they make.
+KEPT = ("kept_pair", "kept_small")
 
 
 @pytest.fixture
@@ -24,16 +29,49 @@ def api_as(user=None) -> APIClient:
 
 
 @pytest.fixture
-def pair(alice) -> Pair:
-    """alice's `played_event` at the venue, to be published to the site's empty event
-    (which alice directs there too); the site's registry holds its players already."""
-    site_registry()
-    return Pair.of(venue_event(director=alice), by=alice)
+def alice(request, db):
+    """Directs the event under test: for a test of a fixture in `KEPT`, the alice it
+    made (read afresh); for any other test, made for it."""
+    for name in KEPT:
+        if name in request.fixturenames:
+            request.getfixturevalue(name)
+            return get_user_model().objects.get(username="alice")
+    return make_alice()
+
+
+@pytest.fixture(scope="module")
+def kept_pair(django_db_setup, django_db_blocker):
+    """`pair`, made once for the module's tests (alice with it)."""
+
+    def build() -> KeptPair:
+        director = make_alice()
+        site_registry()
+        return KeptPair.of(Pair.of(venue_event(director=director), by=director))
+
+    yield from kept_for_the_module(django_db_blocker, build)
 
 
 @pytest.fixture
-def small(alice) -> Pair:
+def pair(kept_pair, db) -> Pair:
+    """alice's `played_event` at the venue, to be published to the site's empty event
+    (which alice directs there too); the site's registry holds its players already."""
+    return kept_pair.fresh()
+
+
+@pytest.fixture(scope="module")
+def kept_small(django_db_setup, django_db_blocker):
+    """`small`, made once for the module's tests (alice with it)."""
+
+    def build() -> KeptPair:
+        director = make_alice()
+        pair = Pair.of(small_venue(director=director), by=director)
+        pair.publish()
+        return KeptPair.of(pair)
+
+    yield from kept_for_the_module(django_db_blocker, build)
+
+
+@pytest.fixture
+def small(kept_small, db) -> Pair:
     """alice's small event (`small_venue`) published whole to the site (change 1)."""
-    pair = Pair.of(small_venue(director=alice), by=alice)
-    pair.publish()
-    return pair
+    return kept_small.fresh()

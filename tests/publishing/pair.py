@@ -13,6 +13,7 @@ capture, the site's after an apply (`settle`).
 
 from __future__ import annotations
 
+import copy
 import gzip
 import json
 import socket
@@ -181,3 +182,38 @@ class Pair:
         return PublishedRow.objects.get(
             link__event=self.site, section=section, venue_id=venue_id
         ).site_id
+
+
+@dataclass(frozen=True)
+class KeptPair:
+    """A `Pair` made once for a module's tests, kept by its rows' keys: `fresh` gives
+    each test a `Pair` of its own, its instances read from the database and its own copy
+    of the snapshot, so nothing a test changes in them reaches the next."""
+
+    venue: int
+    site: int
+    secret: str
+    publication: int
+    snapshot: Snapshot
+    settle: bool
+
+    @classmethod
+    def of(cls, pair: Pair) -> KeptPair:
+        return cls(
+            venue=pair.venue.pk,
+            site=pair.site.pk,
+            secret=pair.secret,
+            publication=pair.publication.pk,
+            snapshot=copy.deepcopy(pair.snapshot),
+            settle=pair.settle,
+        )
+
+    def fresh(self) -> Pair:
+        return Pair(
+            venue=Event.objects.get(pk=self.venue),
+            site=Event.objects.get(pk=self.site),
+            secret=self.secret,
+            publication=Publication.objects.get(pk=self.publication),
+            snapshot=copy.deepcopy(self.snapshot),
+            settle=self.settle,
+        )
