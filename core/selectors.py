@@ -83,6 +83,7 @@ from core.table_entry.selectors import (
     round_entries,
     seat_for_code,
     seat_with_code,
+    seats_and_coded,
 )
 
 __all__ = [
@@ -154,6 +155,7 @@ __all__ = [
     "rounds_of",
     "seat_for_code",
     "seat_with_code",
+    "seats_and_coded",
     "seat_in_play",
     "seats_leaving",
     "standings_after",

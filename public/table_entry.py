@@ -31,11 +31,13 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from core import caching, selectors, services
+from core.entries.selectors import event_namesakes
 from core.errors import InvalidInput, Missing, ServiceError, with_retry_after
+from core.hands.selectors import hands_of
 from core.hands.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
-from core.table_entry.settled import settled_lately
+from core.table_entry.settled import entries_now
 from game import rules
 from public.table_entry_form import (
     ProposalForm,
@@ -165,10 +167,30 @@ def check_hand(table: Table, hand: int) -> None:
 # --- the page ---------------------------------------------------------------------------
 
 
-def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dict[str, Any]:
+def region_context(
+    request: HttpRequest,
+    table: Table,
+    seat: Seat | None,
+    *,
+    seats: list[Seat] | None = None,
+    signature: str | None = None,
+) -> dict[str, Any]:
+    """What the live region shows: 2 queries given the table's `seats` (each with its
+    entry and player), 3 without; 2 more once hands are recorded (their scores and
+    penalties), 1 more with a hand settled lately, 1 more while the event's namesakes
+    are not kept. `signature`: the table's, when the caller read it already; it is read
+    before anything the region shows, so a change made meanwhile changes the next
+    poll's."""
     event = table.round.event
-    sheet = selectors.table_sheet(table)
-    waiting = list(selectors.open_proposals(table).values())
+    signature = signature or caching.table_signature(table)
+    if seats is None:
+        seats = list(
+            Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+        )
+    attempts = hands_of([table])
+    sheet = selectors.table_sheet(table, seats, event_namesakes(event), attempts)
+    proposals, settled = entries_now(table, seats, attempts)
+    waiting = list(proposals.values())
     names = {s.seat: s.shown for s in sheet.seats}
     return {
         "event": event,
@@ -178,12 +200,12 @@ def region_context(request: HttpRequest, table: Table, seat: Seat | None) -> dic
         "sheet": sheet,
         "names": names,
         "waiting": waiting,
-        "settled": settled_lately(table),
+        "settled": settled,
         "players_enter": event.table_entry == Event.TableEntry.PLAYERS,
         "event_shown": event_shown(table),
         "why_read_only": read_only_reason(table),
         "entry_url": table_entry_url(table),
-        "poll_url": f"{table_entry_url(table)}live/?s={caching.table_signature(table)}",
+        "poll_url": f"{table_entry_url(table)}live/?s={signature}",
         "poll_seconds": settings.ENTRY_POLL_SECONDS,
     }
 
@@ -336,12 +358,17 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
         if not cookie_code(request):
             raise
         return refresh()  # a private event's table this browser's code no longer opens
-    if shown == caching.table_signature(found):
+    signature = caching.table_signature(found)
+    if shown == signature:
         return HttpResponse(status=204)
-    seat = remembered(request, found)
+    code = codes.normalize(cookie_code(request))
+    seats, seat = selectors.seats_and_coded(found, code)
     if seat is None:  # the code is no longer good here: the page asks for it again
         return refresh()
-    context = {**region_context(request, found, seat), "oob": True}
+    context = {
+        **region_context(request, found, seat, seats=seats, signature=signature),
+        "oob": True,
+    }
     html = render_to_string("public/_table_entry_region.html", context, request=request)
     html += render_to_string("public/_table_entry_sheet.html", context, request=request)
     return HttpResponse(html)

@@ -33,6 +33,15 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ["name", "club"]
     list_filter = ["country"]
 
+    def save_model(self, request, obj, form, change):
+        """A changed name or club reaches the pages of every event the player is
+        entered in at once: each event's screen version grows (what its live pages
+        follow, and what its namesakes are kept under), in this save's transaction."""
+        super().save_model(request, obj, form, change)
+        if change and {"name", "club"} & set(form.changed_data):
+            for event in Event.objects.filter(entries__player=obj).distinct().order_by("pk"):
+                services.screens_changed(event)
+
 
 class EventForm(forms.ModelForm):
     """The event's settings, checked by the same rules as the API's (the deck against

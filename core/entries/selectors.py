@@ -12,6 +12,7 @@ from django.db.models import Count, Q
 from django.db.models.functions import Lower
 
 from core import stored_texts as st
+from core.caching import ProcessCopies, versioned, versioned_key
 from core.common import author_and_reason
 from core.entries.names import shown_names
 from tournaments.models import Entry, Event
@@ -32,6 +33,35 @@ def namesakes_of(event: Event | int) -> dict[int, str]:
         "player_id", "player__name", "player__club"
     )
     return shown_names(rows)
+
+
+# The namesakes of the events this process served lately, each under the screen version
+# it was read for. Pays for: the players' entry region at 4,096 players
+# (docs/benchmarks.md, "One phone poll that brings the region again"), where the
+# event-wide query was the dearest of the request's.
+NAMESAKES = ProcessCopies(
+    "namesakes of an event",
+    size=64,
+    max_bytes=4 * 2**20,
+    why="docs/benchmarks.md, one phone poll that brings the region again",
+)
+
+
+def event_namesakes(event: Event) -> dict[int, str]:
+    """`namesakes_of(event)`, kept under the event's screen version: from this
+    process's copy or the shared cache, else 1 query. Every change to who is registered
+    (a registration, a withdrawal, a substitute, a publication or archive applied) and
+    to a player's name or club (`core.admin.events.PlayerAdmin`) grows the screen version
+    of the events concerned in the same transaction, and `event` was read with its
+    version, so the copy under that version holds those changes. Not a copy to use
+    with an event row read before a change in the same transaction."""
+    key = versioned_key("namesakes", event.pk, event.screen_version)
+    return versioned(
+        key,
+        lambda: namesakes_of(event),
+        copies=NAMESAKES,
+        slot=versioned_key("namesakes", event.pk),
+    )
 
 
 def shown_of(names: dict[int, str], player_id: int, name: str) -> str:

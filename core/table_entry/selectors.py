@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, F
+from django.db.models import Count, Exists, F, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -417,6 +417,18 @@ def seat_with_code(table: Table, code: str) -> Seat | None:
             table=table, entry__codes__round_id=table.round_id, entry__codes__code=code
         ).select_related("entry__player")
     )
+
+
+def seats_and_coded(table: Table, code: str) -> tuple[list[Seat], Seat | None]:
+    """The seats of `table` by position, each with its entry and player, and among them
+    the seat of the player whose code for the table's round is `code` (already in its
+    stored form; None: nobody's, as `seat_with_code` says): one query."""
+    seats = Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    if not code:
+        return list(seats), None
+    coded = PlayerCode.objects.filter(entry_id=OuterRef("entry_id"), round_id=table.round_id)
+    found = list(seats.annotate(coded=Exists(coded.filter(code=code))))
+    return found, next((seat for seat in found if seat.coded), None)
 
 
 def players_table(slug: str, round_number: int, table_number: int) -> Table | None:

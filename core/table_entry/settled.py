@@ -1,19 +1,24 @@
 """The players' entries at a table settled lately, and how: confirmed by a player and
 recorded, or recorded by a director (a dispute settled). The pages that follow a
 table's entries live (the players' phones, the director's panel on the sheet) say so
-for a few minutes, rather than let the hand vanish from the list. Two queries.
+for a few minutes, rather than let the hand vanish from the list. Two queries;
+`entries_now` reads them with the entries still open in one (two when a hand was
+settled lately).
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db.models import Q
 from django.utils import timezone
 
-from core.table_entry.selectors import SeatName
+from core.table_entry.selectors import ProposalView, SeatName, TableNow, proposal_view
 from scoring.models import Hand, Proposal
-from tournaments.models import Table
+from tournaments.models import Seat, Table
 
 # How long a page keeps saying a hand was settled: long enough for every phone at the
 # table to see it, short enough that the list stays about the hands in play.
@@ -34,12 +39,19 @@ def settled_lately(table: Table, *, now: datetime | None = None) -> list[Settled
     """The hands at `table` whose latest players' entry was settled (confirmed, or
     overruled by a director's entry) within `LATELY`, in hand order."""
     since = (now or timezone.now()) - LATELY
-    latest: dict[int, Proposal] = {}
     recent = (
         Proposal.objects.filter(table=table, updated_at__gte=since)
         .select_related("confirmed_by__player")
         .order_by("number", "-created_at", "-pk")
     )
+    return settled_of(table, recent)
+
+
+def settled_of(table: Table, recent: Iterable[Proposal]) -> list[Settled]:
+    """`settled_lately` from the table's proposals updated within `LATELY` (each with
+    its confirming player), by hand number and latest first: 1 query, none when none
+    of them is settled."""
+    latest: dict[int, Proposal] = {}
     for proposal in recent:
         latest.setdefault(proposal.number, proposal)
     closed = {n: p for n, p in latest.items() if p.state not in Proposal.OPEN}
@@ -66,3 +78,30 @@ def settled(proposal: Proposal, hand: Hand | None) -> Settled:
         confirmed=confirmed,
         saved_by=hand.recorded_by.get_username() if hand and hand.recorded_by else "",
     )
+
+
+def entries_now(
+    table: Table,
+    seats: Iterable[Seat],
+    attempts: Iterable[Hand],
+    *,
+    now: datetime | None = None,
+) -> tuple[dict[int, ProposalView], list[Settled]]:
+    """`open_proposals(table)` and `settled_lately(table)` together, given the table's
+    seats (each with its entry and player) and every attempt at its hands (`hands_of`):
+    1 query, 2 when a hand was settled lately. `table` comes with its round and event."""
+    since = (now or timezone.now()) - LATELY
+    found = list(
+        Proposal.objects.filter(table=table)
+        .filter(Q(state__in=Proposal.OPEN) | Q(updated_at__gte=since))
+        .select_related("entered_by__player", "confirmed_by__player", "disputed_by__player")
+        .order_by("number", "-created_at", "-pk")
+    )
+    waiting: dict[int, ProposalView] = {}
+    still_open = [proposal for proposal in found if proposal.state in Proposal.OPEN]
+    if still_open:
+        deals = Counter(hand.number for hand in attempts)
+        at_table = TableNow(table, sorted(seats, key=lambda seat: seat.position), dict(deals))
+        waiting = {p.number: proposal_view(p, at_table) for p in still_open}
+    recent = [proposal for proposal in found if proposal.updated_at >= since]
+    return waiting, settled_of(table, recent)

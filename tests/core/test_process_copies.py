@@ -13,6 +13,7 @@ import pytest
 from api.standings import EVENTS, RENDERED
 from core import caching
 from core.caching import ANNOUNCED, ProcessCopies, approximate_bytes
+from core.entries.selectors import NAMESAKES
 from core.pdf import direction
 from core.standings.rebuild import CLOSED_BASES, CLOSED_SETS, WRITTEN_ROWS
 from game import collation
@@ -20,7 +21,16 @@ from game.ranking import ClosedTally, SetRecord
 from public.live import PAGES
 
 MB = 2**20
-SITE_COPIES = [PAGES, RENDERED, EVENTS, ANNOUNCED, CLOSED_BASES, CLOSED_SETS, WRITTEN_ROWS]
+SITE_COPIES = [
+    PAGES,
+    RENDERED,
+    EVENTS,
+    ANNOUNCED,
+    CLOSED_BASES,
+    CLOSED_SETS,
+    WRITTEN_ROWS,
+    NAMESAKES,
+]
 
 
 def closed_sets(players: int = 4096, rounds: int = 9) -> list[SetRecord]:
