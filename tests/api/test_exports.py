@@ -14,7 +14,8 @@ from rest_framework.test import APIClient
 
 from api import exports as exports_api
 from kalooki_site import urls as site_urls
-from tests.fixtures import make_user, played_event
+from tests.core.shared_events import event_of, played_event_pk, user_named
+from tests.fixtures import kept_for_the_module, make_user
 
 EXPORTS = [
     path(
@@ -49,9 +50,21 @@ STANDINGS = "/api/v1/events/kingston/exports/standings.csv"
 HANDS = "/api/v1/events/kingston/exports/hands.csv"
 
 
+@pytest.fixture(scope="module")
+def kept(django_db_setup, django_db_blocker) -> int:
+    """alice's played event (its pk): made once for the module's tests."""
+    yield from kept_for_the_module(django_db_blocker, lambda: played_event_pk(director="alice"))
+
+
 @pytest.fixture
-def event(alice):
-    return played_event(director=alice)
+def alice(kept, db):
+    """The director of the module's played event."""
+    return user_named("alice")
+
+
+@pytest.fixture
+def event(kept, db):
+    return event_of(kept)
 
 
 def as_(user=None) -> APIClient:

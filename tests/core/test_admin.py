@@ -8,7 +8,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from scoring.models import Hand, HandScore
-from tests.fixtures import make_user
+from tests.core.shared_events import event_of, played_event_pk, user_named
+from tests.fixtures import kept_for_the_module, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -94,6 +95,64 @@ def test_a_hands_history_is_readable_in_the_admin(admin_client_with_demo):
     assert response.content.decode().count("<tr") >= 3  # header, created, changed
 
 
+# --- An event added in the admin is created by the service (no event here before) --------
+
+
+def test_an_event_added_in_the_admin_is_created_by_the_service(client):
+    from tournaments.models import Event
+
+    root = make_user("root", superuser=True)
+    client.force_login(root)
+    url = reverse("admin:tournaments_event_add")
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
+    data.update(
+        {
+            "slug": "new",  # the address of a director's page: refused as the API does
+            "name": "Admin Open",
+            "starts_on": "2025-06-01",
+            "draw_seed": "42",  # not the admin's to choose: the draw stays unforeseeable
+            "check_in": "on",
+            "directors": [root.pk],
+        }
+    )
+    response = client.post(url, data)
+    assert "slug" in response.context["adminform"].form.errors
+    assert not Event.objects.exists()
+    data["slug"] = "admin-open"
+    response = client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    event = Event.objects.get(slug="admin-open")
+    assert event.check_in is True
+    assert event.draw_seed != "42" and len(event.draw_seed) == 64
+    assert list(event.directors.all()) == [root]
+
+
+def test_a_new_custom_event_in_the_admin_is_checked_as_create_event_checks_it(client):
+    """The form asks `check_new_event`: jokers the house rules do not give are refused on
+    the form (not a 500 from the save), and nothing is created."""
+    from core.events.rulesets import create_house_ruleset
+    from tests.core.test_house_rules import HOUSE
+    from tournaments.models import Event
+
+    root = make_user("root", superuser=True)
+    house = create_house_ruleset(data=HOUSE, by=root)
+    client.force_login(root)
+    url = reverse("admin:tournaments_event_add")
+    form = client.get(url).context["adminform"].form
+    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
+    data.update({"slug": "house", "name": "House", "custom_ruleset": house.pk, "jokers": "5"})
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "set this to 6" in str(response.context["adminform"].form.errors["jokers"])
+    assert not Event.objects.exists()
+    data["jokers"] = "6"
+    assert client.post(url, data).status_code == 302
+    assert Event.objects.get(slug="house").director_penalty == HOUSE["overcall_penalty"]
+
+
 # --- One path for every write: the admin goes through the services ----------------------
 
 
@@ -115,14 +174,25 @@ def state_of(hand) -> dict:
     }
 
 
-@pytest.fixture
-def closed_round_hand(client):
-    """A hand of a closed round of a played event, and a superuser in the admin."""
-    from tests.fixtures import played_event
+@pytest.fixture(scope="module")
+def admin_open(django_db_setup, django_db_blocker) -> int:
+    """A played event, "admin-open", and a superuser, root: made once for the module's
+    tests that use them, which come after those that need an empty database."""
 
-    played_event(slug="admin-open")
-    hand = Hand.objects.filter(table__round__number=1, outcome="scored").first()
-    client.force_login(make_user("root", superuser=True))
+    def build() -> int:
+        make_user("root", superuser=True)
+        return played_event_pk(slug="admin-open")
+
+    yield from kept_for_the_module(django_db_blocker, build)
+
+
+@pytest.fixture
+def closed_round_hand(admin_open, client):
+    """A hand of a closed round of a played event, and a superuser in the admin."""
+    hand = Hand.objects.filter(
+        table__round__event=event_of(admin_open), table__round__number=1, outcome="scored"
+    ).first()
+    client.force_login(user_named("root"))
     return client, hand, state_of(hand)
 
 
@@ -274,61 +344,6 @@ def test_a_ranking_setting_is_frozen_in_the_admin_once_a_round_is_closed(
     assert "Round 1 is closed" in " ".join(errors["table_points"])
     event.refresh_from_db()
     assert event.format == "total" and standings_now(event) == before and callbacks == []
-
-
-def test_an_event_added_in_the_admin_is_created_by_the_service(client):
-    from tournaments.models import Event
-
-    root = make_user("root", superuser=True)
-    client.force_login(root)
-    url = reverse("admin:tournaments_event_add")
-    form = client.get(url).context["adminform"].form
-    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
-    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
-    data.update(
-        {
-            "slug": "new",  # the address of a director's page: refused as the API does
-            "name": "Admin Open",
-            "starts_on": "2025-06-01",
-            "draw_seed": "42",  # not the admin's to choose: the draw stays unforeseeable
-            "check_in": "on",
-            "directors": [root.pk],
-        }
-    )
-    response = client.post(url, data)
-    assert "slug" in response.context["adminform"].form.errors
-    assert not Event.objects.exists()
-    data["slug"] = "admin-open"
-    response = client.post(url, data)
-    assert response.status_code == 302, response.context["adminform"].form.errors
-    event = Event.objects.get(slug="admin-open")
-    assert event.check_in is True
-    assert event.draw_seed != "42" and len(event.draw_seed) == 64
-    assert list(event.directors.all()) == [root]
-
-
-def test_a_new_custom_event_in_the_admin_is_checked_as_create_event_checks_it(client):
-    """The form asks `check_new_event`: jokers the house rules do not give are refused on
-    the form (not a 500 from the save), and nothing is created."""
-    from core.events.rulesets import create_house_ruleset
-    from tests.core.test_house_rules import HOUSE
-    from tournaments.models import Event
-
-    root = make_user("root", superuser=True)
-    house = create_house_ruleset(data=HOUSE, by=root)
-    client.force_login(root)
-    url = reverse("admin:tournaments_event_add")
-    form = client.get(url).context["adminform"].form
-    data = {name: form[name].value() for name in form.fields if form[name].value() is not None}
-    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
-    data.update({"slug": "house", "name": "House", "custom_ruleset": house.pk, "jokers": "5"})
-    response = client.post(url, data)
-    assert response.status_code == 200
-    assert "set this to 6" in str(response.context["adminform"].form.errors["jokers"])
-    assert not Event.objects.exists()
-    data["jokers"] = "6"
-    assert client.post(url, data).status_code == 302
-    assert Event.objects.get(slug="house").director_penalty == HOUSE["overcall_penalty"]
 
 
 def test_seats_are_read_only_in_the_admin(closed_round_hand):

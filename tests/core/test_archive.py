@@ -10,7 +10,6 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
-from django.db import transaction
 from django.db.models import F
 
 from core import archive
@@ -18,8 +17,9 @@ from core.archive import export as archive_export
 from core.archive import importer as archive_import
 from core.demo import DemoOptions, generate_demo_event
 from scoring.models import Hand, HandScore, Penalty, Proposal, Standing
+from tests.core.shared_events import event_of, played_event_pk, user_named
 from tests.core.snapshot import compare, snapshot
-from tests.fixtures import make_user, played_event
+from tests.fixtures import kept_for_the_module, make_user
 from tournaments.models import Entry, Event, Player, PlayerCode, Round, Seat, Table
 
 pytestmark = pytest.mark.django_db
@@ -47,15 +47,34 @@ def forget(event: Event) -> None:
         model._default_manager.all().delete()
 
 
+@pytest.fixture(scope="module")
+def kept(django_db_setup, django_db_blocker) -> dict:
+    """alice's played event (its pk) and its archive as text: made once for the module's
+    tests."""
+
+    def build() -> dict:
+        pk = played_event_pk(director="alice")
+        return {"event": pk, "text": archive.dumps(archive_export.export_event(event_of(pk)))}
+
+    yield from kept_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def event(alice):
-    return played_event(director=alice)
+def alice(kept, db):
+    """The director of the module's played event."""
+    return user_named("alice")
+
+
+@pytest.fixture
+def event(kept, db) -> Event:
+    """alice's played event, read afresh."""
+    return event_of(kept["event"])
 
 
 @pytest.mark.parametrize("source", ["services", "demo generator"])
 def test_an_event_survives_export_delete_and_import_unchanged(alice, source):
     if source == "services":
-        event = played_event(director=alice)
+        event = Event.objects.get(slug="kingston")
     else:
         event = generate_demo_event(DemoOptions(players=14, rounds=3, live=True, slug="demo"))
     slug = event.slug
@@ -239,15 +258,12 @@ def edits():
     ]
 
 
-@pytest.fixture(scope="module")
-def archived(django_db_setup, django_db_blocker) -> str:
-    """The archive of alice's played event, as text: made once for the module, in a
-    transaction rolled back at once (only the text outlives it, so the database each
-    test starts from is as if the event had been forgotten)."""
-    with django_db_blocker.unblock(), transaction.atomic():
-        text = archive.dumps(archive_export.export_event(played_event(director=make_user("alice"))))
-        transaction.set_rollback(True)
-    return text
+@pytest.fixture
+def archived(kept, event) -> str:
+    """The archive of alice's played event, as text, and the event forgotten here (as if
+    this were another site)."""
+    forget(event)
+    return kept["text"]
 
 
 @pytest.mark.parametrize(("name", "change", "message"), edits(), ids=[e[0] for e in edits()])
@@ -376,8 +392,9 @@ def as_version_1(document: dict) -> dict:
     return {**document, "version": 1, "payload": payload}
 
 
-def test_a_version_1_archive_is_upgraded_as_it_is_read(alice):
-    event = played_event(director=alice, slug="old-open")
+def test_a_version_1_archive_is_upgraded_as_it_is_read(event):
+    Event.objects.filter(pk=event.pk).update(slug="old-open")
+    event.refresh_from_db()
     three = event.rounds.get(number=2).tables.get(number=2)
     for seat in three.seats.order_by("position")[:2]:  # a four left with two players
         seat.left_after_hand = 3

@@ -16,16 +16,27 @@ from core import archive
 from core.archive import export as archive_export
 from core.archive import importer as archive_import
 from scoring.models import Hand
-from tests.fixtures import make_entries, make_event, make_user, played_event
+from tests.core.shared_events import event_of, played_event_pk
+from tests.fixtures import kept_for_the_module, make_entries, make_event, make_user
 from tournaments.models import Announcement, Event, Player
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def exported(django_db_setup, django_db_blocker) -> dict:
+    """The payload of alice's played event, which stays held here: made once for the
+    module's tests."""
+
+    def build() -> dict:
+        return archive_export.build_payload(event_of(played_event_pk(director="alice")))
+
+    yield from kept_for_the_module(django_db_blocker, build)
+
+
 @pytest.fixture
-def payload(alice):
-    event = played_event(director=alice)
-    payload = archive_export.build_payload(event)
+def payload(exported, db):
+    payload = copy.deepcopy(exported)
     payload["event"]["slug"] = "moved"
     payload["event"]["uid"] = str(uuid.uuid4())  # another event, not one held here
     return payload

@@ -9,7 +9,8 @@ import pytest
 
 from core.standings import exports
 from scoring.models import Hand, HandScore, Standing
-from tests.fixtures import played_event
+from tests.core.shared_events import event_of, played_event_pk
+from tests.fixtures import kept_for_the_module
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db
@@ -19,9 +20,15 @@ def read(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text)))
 
 
+@pytest.fixture(scope="module")
+def kept(django_db_setup, django_db_blocker) -> int:
+    """A played event (its pk): made once for the module's tests."""
+    yield from kept_for_the_module(django_db_blocker, played_event_pk)
+
+
 @pytest.fixture
-def event():
-    return played_event()
+def event(kept, db):
+    return event_of(kept)
 
 
 def test_the_standings_csv_has_every_entry_in_rank_order(event):

@@ -14,13 +14,14 @@ from pypdf import PdfReader
 
 from core import printing
 from game.rulesets import get_ruleset
+from tests.core.shared_events import event_of, played_event_pk
 from tests.fixtures import (
+    kept_for_the_module,
     make_entries,
     make_event,
     make_round,
     make_user,
     named_entries,
-    played_event,
 )
 from tests.html import signed_in
 from tournaments.models import Player, Round, Seat
@@ -47,9 +48,16 @@ def in_order(text: str, parts: list[str]) -> bool:
     return -1 not in positions and positions == sorted(positions)
 
 
+@pytest.fixture(scope="module")
+def kept(django_db_setup, django_db_blocker) -> int:
+    """A played event (its pk): made once for the module's tests that use it, which
+    come after the one that makes an event "kingston" of its own."""
+    yield from kept_for_the_module(django_db_blocker, played_event_pk)
+
+
 @pytest.fixture
-def event():
-    return played_event()
+def event(kept, db):
+    return event_of(kept)
 
 
 def seating(round_: Round) -> dict[int, list[Seat]]:
@@ -71,6 +79,17 @@ def seat_lines(page: str, seats: list[Seat]) -> dict[int, str]:
     starts = [page.index(f"Seat {s.position} {s.entry.player.name}") for s in seats]
     ends = [*starts[1:], page.index("Seats are numbered clockwise")]
     return {s.position: page[a:b] for s, a, b in zip(seats, starts, ends, strict=True)}
+
+
+def test_the_score_sheet_page_uses_the_sites_own_address():
+    alice = make_user("alice")
+    event = make_event(slug="kingston")
+    event.directors.add(alice)
+    make_round(event, table_sizes=(4,), entries=make_entries(event, 4))
+    client = Client()
+    client.force_login(alice)
+    response = client.get("/director/kingston/toolkit/rounds/1/score-sheets.pdf")
+    assert qr_codes(response.content) == ["http://testserver/events/kingston/rounds/1/tables/1/"]
 
 
 def test_a_table_card_per_table_with_its_players_in_seat_order_and_first_dealer(event):
@@ -133,17 +152,6 @@ def test_the_score_sheets_qr_code_decodes_to_the_tables_public_page(event):
     assert "https://k.example.org/events/kingston/rounds/2/tables/2/" in printed
 
 
-def test_the_score_sheet_page_uses_the_sites_own_address():
-    alice = make_user("alice")
-    event = make_event(slug="kingston")
-    event.directors.add(alice)
-    make_round(event, table_sizes=(4,), entries=make_entries(event, 4))
-    client = Client()
-    client.force_login(alice)
-    response = client.get("/director/kingston/toolkit/rounds/1/score-sheets.pdf")
-    assert qr_codes(response.content) == ["http://testserver/events/kingston/rounds/1/tables/1/"]
-
-
 def test_commands_fall_back_to_site_url_then_localhost(settings):
     settings.SITE_URL = "https://kalooki.example.org/"
     assert printing.default_base_url() == "https://kalooki.example.org"
@@ -183,10 +191,9 @@ def test_the_results_list_players_in_rank_order(event):
     assert round1.status == Round.Status.CLOSED
 
 
-def test_results_are_final_only_once_the_director_finishes_the_event():
+def test_results_are_final_only_once_the_director_finishes_the_event(event):
     from core.services import close_round, finish_event, refresh_standings
 
-    event = played_event(slug="final-open")
     round2 = event.rounds.get(number=2)
     close_round(round=round2, force=True)
     refresh_standings(event=event)
@@ -253,15 +260,14 @@ def test_a_draft_is_marked_on_the_find_your_table_list():
     assert "DRAFT SEATING" in pages(printing.find_your_table_pdf(event=event, round_=round_))[0]
 
 
-def test_the_results_print_their_time_in_the_footer_not_on_a_page_alone():
-    event = played_event()
+def test_the_results_print_their_time_in_the_footer_not_on_a_page_alone(event):
     text = pages(printing.results_pdf(event=event))
     assert len(text) == 1
     assert "results - printed" in text[0] and "page 1" in text[0]
 
 
-def test_the_dashboard_prints_find_your_table_and_the_standings(alice, bob):
-    event = played_event(director=alice)
+def test_the_dashboard_prints_find_your_table_and_the_standings(event, alice, bob):
+    event.directors.add(alice)
     page = signed_in(alice).get(f"/director/{event.slug}/").content.decode()
     url = f"/director/{event.slug}/toolkit/rounds/2/find-your-table.pdf"
     assert f'href="{url}"' in page and "Current standings (PDF)" in page

@@ -9,8 +9,9 @@ import pytest
 from django.contrib.auth.models import Permission
 
 from core import services
+from tests.core.shared_events import event_of, played_event_pk, user_named
 from tests.director.test_archive_pages import upload
-from tests.fixtures import played_event
+from tests.fixtures import kept_for_the_module
 from tests.html import signed_in
 from tournaments.models import Event, Round, Series
 
@@ -19,13 +20,31 @@ pytestmark = pytest.mark.django_db
 IMPORT = "/director/archive/import/"
 
 
-@pytest.fixture
-def event(alice) -> Event:
+def build() -> int:
+    """alice's played event, a leg of her series Circuit; she may create events."""
+    event = event_of(played_event_pk(director="alice"))
+    alice = user_named("alice")
     alice.user_permissions.add(Permission.objects.get(codename="add_event"))
-    event = played_event(director=alice)
     series = services.create_series(data={"slug": "circuit", "name": "Circuit"}, by=alice)
     services.add_leg(series=series, event=event, by=alice)
-    return event
+    return event.pk
+
+
+@pytest.fixture(scope="module")
+def kept(django_db_setup, django_db_blocker) -> int:
+    """The event of `build` (its pk): made once for the module's tests."""
+    yield from kept_for_the_module(django_db_blocker, build)
+
+
+@pytest.fixture
+def alice(kept, db):
+    """The director of the module's played event."""
+    return user_named("alice")
+
+
+@pytest.fixture
+def event(kept, db) -> Event:
+    return event_of(kept)
 
 
 @pytest.fixture

@@ -11,16 +11,29 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from core import archive
-from tests.fixtures import played_event
+from tests.core.shared_events import event_of, played_event_pk, user_named
+from tests.fixtures import kept_for_the_module
 from tests.html import signed_in
 from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def kept(django_db_setup, django_db_blocker) -> int:
+    """alice's played event (its pk): made once for the module's tests."""
+    yield from kept_for_the_module(django_db_blocker, lambda: played_event_pk(director="alice"))
+
+
 @pytest.fixture
-def event(alice):
-    return played_event(director=alice)
+def alice(kept, db):
+    """The director of the module's played event."""
+    return user_named("alice")
+
+
+@pytest.fixture
+def event(kept, db):
+    return event_of(kept)
 
 
 def may_create_events(user) -> None:
