@@ -104,6 +104,26 @@ def browser_lanes(items) -> dict[str, int]:
     return lanes
 
 
+# A parallel worker that runs the rest of the suite lets the browser lanes go first:
+# theirs is the longest chain of the run (a page, its server and Chromium taking turns
+# with each test's wait), and each of their steps waits on the two cores, while the
+# rest is CPU work that fills whatever time the lanes leave. A worker lowers its
+# priority (raises its niceness) once, at its first test that is not a browser test;
+# the browser tests are handed out first, so a lane's worker has run them all by then.
+BACKGROUND_NICENESS = 10
+NICED = pytest.StashKey[bool]()
+
+
+def pytest_runtest_setup(item):
+    if (
+        os.environ.get("PYTEST_XDIST_WORKER")
+        and not item.get_closest_marker("browser")
+        and not item.config.stash.get(NICED, False)
+    ):
+        item.config.stash[NICED] = True
+        os.nice(BACKGROUND_NICENESS)
+
+
 def pytest_collection_modifyitems(config, items):
     kept, dropped = [], []
     for item in items:
