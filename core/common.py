@@ -28,9 +28,9 @@ def with_history_user(obj: Any, user: AbstractBaseUser | None, reason: str | Non
 def the_row(queryset: QuerySet) -> Any:
     """The one row a lookup by a unique key finds, or None: `.first()` without its
     ORDER BY. Ordering a single row changes nothing, and costs: to compile any ordered
-    query, Django 5.2 builds a lookup of every column it selects (1.3 to 1.8 ms for an
-    event's row with its annotations, 3 ms for a table's seats with their event;
-    docs/benchmarks.md, "The test suite and CI")."""
+    query, Django 5.2 first makes a lookup of every column it selects, about a fifth of
+    the time of an event's row with its annotations, or of a table's seats with their
+    event (`bench/one_row.py`; docs/benchmarks.md, "Where the suite's CPU goes")."""
     return next(iter(queryset.order_by()[:1]), None)
 
 

@@ -69,21 +69,23 @@ from core.standings.boards import (
     round_board,
 )
 from core.standings.selectors import StandingRow, Standings, standings_after, standings_round
-from core.table_entry.selectors import (
-    ProposalView,
+from core.table_entry.seats import (
     SeatCode,
     TableCodes,
+    round_codes,
+    seat_for_code,
+    seat_with_code,
+    seats_and_coded,
+)
+from core.table_entry.selectors import (
+    ProposalView,
     TableEntries,
     entry_counts,
     entry_document,
     latest_proposal,
     open_proposals,
     proposal_history,
-    round_codes,
     round_entries,
-    seat_for_code,
-    seat_with_code,
-    seats_and_coded,
 )
 
 __all__ = [

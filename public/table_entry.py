@@ -25,7 +25,6 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -39,6 +38,15 @@ from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
 from core.table_entry.settled import entries_now
 from game import rules
+from public.player_code import (
+    COOKIE,
+    cookie_code,
+    opened_by_code,
+    remembered,
+    signed_in,
+    table_entry_url,
+    table_of_code,
+)
 from public.table_entry_form import (
     ProposalForm,
     blank_form,
@@ -50,41 +58,7 @@ from public.table_entry_form import (
 )
 from tournaments.models import Event, Seat, Table
 
-COOKIE = "kalooki_player_code"
-SALT = "kalooki.player-code"
-COOKIE_AGE = 24 * 60 * 60
-
-
 # --- finding the table and the player ---------------------------------------------------
-
-
-def table_of_code(request: HttpRequest, slug: str, number: int, table: int) -> Table:
-    """A table of a public round (404 otherwise, as on the public pages); at an event
-    this reader may not see (a private one), the table whose player's code this browser
-    keeps (`core.services.open_table`: 404 without it)."""
-    try:
-        event = selectors.public_event(request.user, slug)
-    except Missing:
-        try:
-            return opened_by_code(request, slug, number, table, cookie_code(request), proven=True)
-        except ServiceError as error:  # a code no longer good here opens nothing
-            raise Missing("No such event.") from error
-    return selectors.public_table(event, number, table)
-
-
-def opened_by_code(
-    request: HttpRequest, slug: str, number: int, table: int, code: str, *, proven: bool
-) -> Table:
-    found = services.open_table(
-        slug=slug,
-        round_number=number,
-        table_number=table,
-        code=code,
-        client=codes.client_of(request),
-        proven=proven,
-    )
-    found.opened_by_code = True  # the event is not this reader's to see: link nowhere
-    return found
 
 
 def hidden_sign_in(
@@ -102,36 +76,6 @@ def hidden_sign_in(
     response = render(request, "public/table_entry_code.html", context, status=status)
     if getattr(error, "retry_after", None):
         response["Retry-After"] = str(error.retry_after)
-    return response
-
-
-def table_entry_url(table: Table) -> str:
-    round_ = table.round
-    return reverse("public-table-entry", args=[round_.event.slug, round_.number, table.number])
-
-
-def cookie_code(request: HttpRequest) -> str:
-    return request.get_signed_cookie(COOKIE, default="", salt=SALT)
-
-
-def remembered(request: HttpRequest, table: Table) -> Seat | None:
-    """The seat of the player whose code this browser gave for `table`, if still good."""
-    code = codes.normalize(cookie_code(request))
-    return selectors.seat_with_code(table, code) if code else None
-
-
-def signed_in(response: HttpResponse, table: Table, code: str) -> HttpResponse:
-    """Keep the player's code for the table's entry pages only."""
-    response.set_signed_cookie(
-        COOKIE,
-        codes.normalize(code),
-        salt=SALT,
-        max_age=COOKIE_AGE,
-        path=table_entry_url(table),
-        httponly=True,
-        samesite="Lax",
-        secure=settings.SESSION_COOKIE_SECURE,
-    )
     return response
 
 

@@ -27,7 +27,7 @@ from core.pdf import (
 )
 from core.pdf.direction import Paragraph, Verbatim
 from core.table_entry.codes import shown
-from core.table_entry.selectors import round_codes
+from core.table_entry.seats import round_codes
 from tournaments.models import Event, Round
 
 COLUMNS, ROWS = 2, 4  # slips on a page

@@ -42,14 +42,8 @@ from core.hands.services import (
 from core.locks import for_request
 from core.table_entry import codes
 from core.table_entry.codes import new_code
-from core.table_entry.selectors import (
-    entry_document,
-    entry_from_document,
-    event_by_slug,
-    players_table,
-    seat_for_code,
-    seat_with_code,
-)
+from core.table_entry.seats import event_by_slug, players_table, seat_for_code, seat_with_code
+from core.table_entry.selectors import entry_document, entry_from_document
 from game import rules
 from scoring.models import Hand, Proposal
 from tournaments.models import Event, PlayerCode, Round, Seat, Table
