@@ -128,9 +128,7 @@ def region_context(
     event = table.round.event
     signature = signature or caching.table_signature(table)
     if seats is None:
-        seats = list(
-            Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-        )
+        seats = selectors.seats_and_coded(table, "")[0]
     attempts = hands_of([table])
     sheet = selectors.table_sheet(table, seats, event_namesakes(event), attempts)
     proposals, settled = entries_now(table, seats, attempts)
