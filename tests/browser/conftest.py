@@ -1,7 +1,11 @@
 """Playwright driving Debian's Chromium (never a downloaded browser).
 
-Under CI=true a missing Chromium fails the browser tests; elsewhere they are skipped
-with the command that installs it.
+Headless, as Playwright runs Chromium by default: Debian's `chromium-headless-shell`
+(the same Chromium without the desktop browser around it) when it is installed, half
+the CPU of the full browser for the same pages (docs/benchmarks.md, "The browser
+tests' Chromium"); else Debian's `chromium` in its headless mode. CHROMIUM names
+another. Under CI=true a missing Chromium fails the browser tests; elsewhere they are
+skipped with the command that installs it.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import time
 import pytest
 from django.core.signals import request_finished, request_started
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUMS = ("chromium-headless-shell", "chromium")
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -30,9 +34,10 @@ FLAGS = [
 
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
-    found = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-    if not found:
-        message = "Chromium is not installed: apt-get install chromium"
+    named = os.environ.get("CHROMIUM")
+    found = named or next(filter(None, map(shutil.which, CHROMIUMS)), None)
+    if not found or not shutil.which(found):
+        message = "Chromium is not installed: apt-get install chromium-headless-shell"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
         pytest.skip(message)
