@@ -7,7 +7,7 @@ from django.conf import settings
 from django.utils import translation
 
 from core import caching
-from tests.database import deleting_flush, migrated_once
+from tests.database import deleting_flush, flush_keeping_what_migrate_made, migrated_once
 from tests.fixtures import codes_of, make_alice, make_bob, make_root, make_world
 from tournaments.models import Event
 
@@ -150,21 +150,25 @@ def pytest_report_header(config):
 
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings, request, tmp_path_factory):
-    """Just before the test databases are made: in a parallel run, migrate once for all
-    the workers (tests/database.py)."""
-    if not hasattr(request.config, "workerinput"):
-        yield
-        return
-    shared = tmp_path_factory.getbasetemp().parent / "migrated.sqlite3"
-    with migrated_once(shared):
+    """Just before the test databases are made: migrate once for every process, and
+    for later runs while the migrations stay the same (tests/database.py), keeping the
+    result in pytest's cache directory (or the run's temporary one without it)."""
+    cache = getattr(request.config, "cache", None)
+    if cache is not None:
+        folder = cache.mkdir("test-databases")
+    else:
+        folder = tmp_path_factory.getbasetemp()
+        folder = folder.parent if hasattr(request.config, "workerinput") else folder
+    with migrated_once(folder):
         yield
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _flush_by_deleting():
     """After a transactional test, PostgreSQL's tables are emptied by deleting their
-    rows, not truncating them (tests/database.py)."""
-    with deleting_flush():
+    rows, not truncating them, and on every database the content types and permissions
+    are kept rather than made again (tests/database.py)."""
+    with deleting_flush(), flush_keeping_what_migrate_made():
         yield
 
 
