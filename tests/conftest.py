@@ -147,14 +147,15 @@ def pytest_collection_modifyitems(config, items):
 # test process keeps tens of thousands of them for its whole run (modules, Django's
 # models and URL patterns, the collected tests): once they are collected, they are
 # frozen out of its reach, and it runs after every 50,000 new objects rather than
-# 700. CPU of the suite without its browser tests: 132 s -> 125 s (docs/benchmarks.md).
+# 700 (from the start: collecting the tests makes many). CPU of the suite without its
+# browser tests: 132 s -> 125 s (docs/benchmarks.md).
 GC_FIRST_GENERATION = 50_000
+gc.set_threshold(GC_FIRST_GENERATION, *gc.get_threshold()[1:])
 
 
 def pytest_collection_finish(session):
     gc.collect()
     gc.freeze()
-    gc.set_threshold(GC_FIRST_GENERATION, *gc.get_threshold()[1:])
 
 
 def pytest_report_header(config):
