@@ -20,7 +20,7 @@ from core.entries.event_day import (
     substitute_entry,
 )
 from core.entries.leaving import set_leave_point
-from core.entries.services import create_player, register_entry, withdraw_entry
+from core.entries.services import create_player, register_entry, update_player, withdraw_entry
 from core.events.services import (
     EVENT_FIELDS,
     check_event,
@@ -126,6 +126,7 @@ __all__ = [
     "count_copy",
     "create_event",
     "create_player",
+    "update_player",
     "delete_hand",
     "dispute_proposal",
     "find_seat",

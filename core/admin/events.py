@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from core import services
 from core.admin.common import SEATING_CHANGES, HistoryAdmin, ReadOnly, sheet_link, take_saved
 from core.admin.scores import HandsUnderTableInline
+from core.entries.services import PLAYER_FIELDS
 from core.errors import ServiceError
 from core.events.services import EXTRA_FIELDS, default_overcall_penalty
 from core.publishing.links import read_only_reason
@@ -34,13 +35,16 @@ class PlayerAdmin(admin.ModelAdmin):
     list_filter = ["country"]
 
     def save_model(self, request, obj, form, change):
-        """A changed name or club reaches the pages of every event the player is
-        entered in at once: each event's screen version grows (what its live pages
-        follow, and what its namesakes are kept under), in this save's transaction."""
-        super().save_model(request, obj, form, change)
-        if change and {"name", "club"} & set(form.changed_data):
-            for event in Event.objects.filter(entries__player=obj).distinct().order_by("pk"):
-                services.screens_changed(event)
+        """Saved through the player services (a changed name or club reaches the pages
+        of every event the player is entered in: `services.update_player`)."""
+        values = {name: form.cleaned_data[name] for name in PLAYER_FIELDS}
+        if not change:
+            saved = services.create_player(**values, by=request.user)
+        else:
+            saved = services.update_player(
+                player=Player.objects.get(pk=obj.pk), **values, by=request.user
+            )
+        obj.pk = saved.pk
 
 
 class EventForm(forms.ModelForm):

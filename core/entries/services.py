@@ -3,6 +3,8 @@ withdraw them. One transaction each; checks before writes; history records who."
 
 from __future__ import annotations
 
+from copy import copy
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
@@ -32,6 +34,37 @@ def create_player(
     player = Player(name=name, club=club, country=country, rating=rating)
     full_clean_or_raise(player)
     player.save()
+    return player
+
+
+# What a player's change may set; a change to these shows on the pages.
+PLAYER_FIELDS = ("name", "club", "country", "rating")
+SHOWN_ON_PAGES = frozenset({"name", "club"})
+
+
+@transaction.atomic
+def update_player(*, player: Player, by: AbstractBaseUser | None = None, **changes) -> Player:
+    """Change a player of the registry (a corrected name, a new club), checked as the
+    model says. A changed name or club reaches the pages of every event they are
+    entered in at once: each event's screen version grows (what its live pages follow,
+    and what its namesakes are kept under), in this transaction."""
+    unknown = set(changes) - set(PLAYER_FIELDS)
+    if unknown:
+        raise InvalidInput(_("A player has no such field."), field=sorted(unknown)[0])
+    changed = {name for name, value in changes.items() if getattr(player, name) != value}
+    candidate = copy(player)  # checked before the caller's player changes
+    for name, value in changes.items():
+        setattr(candidate, name, value)
+    full_clean_or_raise(candidate)
+    for name, value in changes.items():
+        setattr(player, name, value)
+    if not changed:
+        return player
+    with_history_user(player, by)
+    player.save(update_fields=sorted(changed))
+    if changed & SHOWN_ON_PAGES:
+        for event in Event.objects.filter(entries__player=player).distinct().order_by("pk"):
+            screens_changed(event)
     return player
 
 

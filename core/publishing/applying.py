@@ -55,7 +55,7 @@ from core.archive.replacing import clear_event
 from core.archive.verify import check_event_settings, verify_event
 from core.caching import announce_version
 from core.common import imported_reason
-from core.entries.services import create_player
+from core.entries.services import create_player, update_player
 from core.errors import ServiceError
 from core.hands import set_totals
 from core.publishing.state import LOCAL_EVENT_FIELDS, NATURAL_KEYS
@@ -295,7 +295,8 @@ class Applying:
         return checked
 
     def players(self, rows: list[dict[str, Any]]) -> None:
-        """The venue's players: one known already is updated (a corrected name), a new
+        """The venue's players: one known already is updated (a corrected name, shown at
+        once on every event of theirs here: `update_player`), a new
         one is matched to a player here of that name, club and country that this event
         has not taken already, or created."""
         known = self.ids["players"]
@@ -303,7 +304,7 @@ class Applying:
         for row in rows:
             fields = {k: row[k] for k in ("name", "club", "country")}
             if row["id"] in known:
-                Player.objects.filter(pk=known[row["id"]]).update(**fields)
+                update_player(player=Player.objects.get(pk=known[row["id"]]), **fields)
                 continue
             match = Player.objects.filter(**fields).exclude(pk__in=taken).order_by("pk").first()
             if match is None:

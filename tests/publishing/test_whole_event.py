@@ -8,7 +8,7 @@ from django.db import transaction
 from core import services
 from core.seating.services import seat_round
 from scoring.models import Hand, HandScore
-from tests.fixtures import hand_at
+from tests.fixtures import hand_at, make_event
 from tests.publishing.pair import DB
 from tournaments.models import Announcement, Entry, Event, Player, Round
 
@@ -153,10 +153,13 @@ def test_each_action_at_the_venue_as_its_own_change_keeps_the_copies_equal(pair,
     step("withdraw a player", lambda: services.withdraw_entry(entry=leaving, by=alice))
     player = leaving.player
     before = Player.objects.get(pk=pair.site_id("players", player.pk)).name
+    # The site's player plays another event here too, whose pages show the new name.
+    league = make_event(slug="club-league", name="Club League")
+    Entry.objects.create(event=league, player_id=pair.site_id("players", player.pk))
+    league_screens = Event.objects.get(pk=league.pk).screen_version
 
     def rename():
-        player.name = "Andre Brown-Campbell"
-        player.save()
+        services.update_player(player=player, name="Andre Brown-Campbell", by=alice)
 
     change = step("rename a player", rename)
     assert change["rows"] == {"players": [change["rows"]["players"][0]]}
@@ -165,6 +168,7 @@ def test_each_action_at_the_venue_as_its_own_change_keeps_the_copies_equal(pair,
         player.name.replace("-Campbell", ""),
         "Andre Brown-Campbell",
     )
+    assert Event.objects.get(pk=league.pk).screen_version == league_screens + 1
     assert HandScore.objects.filter(hand__table__round__event=pair.site).count() == (
         HandScore.objects.filter(hand__table__round__event=venue).count()
     )
