@@ -1,5 +1,12 @@
 # The two commands a newcomer needs: `make demo` and `make test`.
-PYTHON ?= python3
+# The .venv's Python: Debian's own 3.11 when it can make a venv (the python3.11-venv
+# package), else the first python3 on the PATH. Debian's build, linked statically,
+# runs Python code about a fifth faster than a build from source that loads libpython
+# as a shared library (pyenv's, on this machine): `make test` 122 -> 115 s
+# (docs/benchmarks.md, "The suite at two minutes").
+SYSTEM_PYTHON := /usr/bin/python3.11
+PYTHON ?= $(shell $(SYSTEM_PYTHON) -c "import ensurepip" >/dev/null 2>&1 \
+	&& echo $(SYSTEM_PYTHON) || echo python3)
 VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
