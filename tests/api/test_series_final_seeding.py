@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.test_series_final_seeding import (  # noqa: F401 (a fixture)
-    circuit,
+from tests.core.test_series_final_seeding import (
     expected_rating_order,
+    make_circuit,
     series_order,
 )
 from tournaments.models import Entry, Event, Series
@@ -18,11 +18,17 @@ URL = "/api/v1/series/circuit/final/"
 
 
 @pytest.fixture
-def final(circuit):  # noqa: F811
+def circuit(root):
+    """Built for each test: the tests sign in as its director, `root`."""
+    return make_circuit(root)
+
+
+@pytest.fixture
+def final(circuit):
     return Event.objects.create(slug="final", name="Final", status=Event.Status.REGISTRATION)
 
 
-def test_the_final_seeded_by_rating_through_the_api(api, root, circuit, final):  # noqa: F811
+def test_the_final_seeded_by_rating_through_the_api(api, root, circuit, final):
     series, _ = circuit
     client = api.as_(root)
     response = client.post(URL, {"event": "final", "seed_by": "rating"}, format="json")
@@ -41,7 +47,7 @@ def test_the_final_seeded_by_rating_through_the_api(api, root, circuit, final): 
     assert again.json()["seed_by"] == "series"
 
 
-def test_a_bad_seed_by_is_a_400_naming_the_field(api, root, circuit, final):  # noqa: F811
+def test_a_bad_seed_by_is_a_400_naming_the_field(api, root, circuit, final):
     client = api.as_(root)
     for bad in ("elo", "", None, 3, ["rating"], {"by": "rating"}):
         response = client.post(URL, {"event": "final", "seed_by": bad}, format="json")

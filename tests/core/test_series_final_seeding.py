@@ -14,14 +14,22 @@ from core.ratings import services as ratings
 from scoring.models import PlayerRating, SeriesStanding
 from tests.core.ratings_world import closed_round
 from tests.core.test_series import leg
+from tests.database import committed_once
+from tests.fixtures import make_root
 from tournaments.models import Entry, Event, Player, Seat
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(scope="module")
+def circuit_world(django_db_setup, django_db_blocker):
+    """The circuit and its director, built once for the module (`committed_once`)."""
+    yield from committed_once(django_db_blocker, lambda: make_circuit(make_root()))
+
+
 @pytest.fixture
-def circuit(root):
-    return make_circuit(root)
+def circuit(circuit_world, transactional_db):
+    return circuit_world()
 
 
 def make_circuit(root):

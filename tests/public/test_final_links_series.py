@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from core import services
-from tests.public.test_series_pages import circuit, text  # noqa: F401 (a fixture)
+from tests.public.test_series_pages import circuit, circuit_world, text  # noqa: F401 (fixtures)
 from tournaments.models import Event, Series
 
 pytestmark = pytest.mark.django_db(transaction=True)

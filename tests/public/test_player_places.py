@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 
 from core.ratings.selectors import EventResult, best_results
 from tests.core.test_series import leg
-from tests.public.test_series_pages import circuit, text  # noqa: F401 (a fixture)
+from tests.public.test_series_pages import make_circuit, text
 from tournaments.models import Player
 
 ORDINALS = {
@@ -70,8 +70,13 @@ def test_the_best_results_say_21st_22nd_23rd_and_11th_12th_13th(db):
     assert "21th" not in html and "22th" not in html and "11st" not in html
 
 
+@pytest.fixture
+def circuit(root):
+    return make_circuit(root)
+
+
 @pytest.mark.django_db(transaction=True)  # the series standings are built once committed
-def test_a_players_series_results_name_the_legs_at_no_extra_query(circuit):  # noqa: F811
+def test_a_players_series_results_name_the_legs_at_no_extra_query(circuit):
     ann = Player.objects.get(name="Ann")
     client = Client()
     client.get(f"/players/{ann.pk}/")  # warm whatever is cached per process

@@ -15,14 +15,25 @@ from pypdf import PdfReader
 from core import printing, services
 from core.standings import exports
 from tests.core.test_series import leg
-from tests.fixtures import make_event
+from tests.database import committed_once
+from tests.fixtures import make_event, make_root
 from tournaments.models import Player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(scope="module")
+def circuit_world(django_db_setup, django_db_blocker):
+    """`make_circuit`, built once for the module (`committed_once`)."""
+    yield from committed_once(django_db_blocker, lambda: make_circuit(make_root()))
+
+
 @pytest.fixture
-def circuit(root):
+def circuit(circuit_world, transactional_db):
+    return circuit_world()
+
+
+def make_circuit(root):
     series = services.create_series(
         data={"slug": "circuit", "name": "Island Circuit", "season": "2027",
               "points_scale": [10, 6, 4, 3], "best_of": 1, "qualifiers": 2,
