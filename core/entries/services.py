@@ -60,8 +60,7 @@ def update_player(*, player: Player, by: AbstractBaseUser | None = None, **chang
         setattr(player, name, value)
     if not changed:
         return player
-    with_history_user(player, by)
-    player.save(update_fields=sorted(changed))
+    player.save(update_fields=sorted(changed))  # a player keeps no history of changes
     if changed & SHOWN_ON_PAGES:
         for event in Event.objects.filter(entries__player=player).distinct().order_by("pk"):
             screens_changed(event)
