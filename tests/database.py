@@ -30,6 +30,7 @@ import fcntl
 import hashlib
 import sqlite3
 from contextlib import closing, contextmanager
+from functools import partial
 from pathlib import Path
 
 import django
@@ -38,6 +39,7 @@ from django.core.management import call_command
 from django.core.management.commands import flush, migrate
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.postgresql.operations import DatabaseOperations
+from django.db.models import Model
 
 
 def in_memory_sqlite(alias: str) -> bool:
@@ -45,6 +47,11 @@ def in_memory_sqlite(alias: str) -> bool:
     return connection.vendor == "sqlite" and connection.creation.is_in_memory_db(
         connection.settings_dict["NAME"]
     )
+
+
+def shared_name(name: str) -> str:
+    """The test database's name without its parallel worker's suffix (`_gw0`, ...)."""
+    return name.rsplit("_gw", 1)[0]
 
 
 def migrations_key(connection) -> str:
@@ -57,8 +64,7 @@ def migrations_key(connection) -> str:
             digest.update(path.read_bytes())
     if connection.vendor == "postgresql":
         where = connection.settings_dict
-        name = where["NAME"].rsplit("_gw", 1)[0]  # the same for every parallel worker
-        digest.update(f"{where['HOST']}:{where['PORT']}/{name}".encode())
+        digest.update(f"{where['HOST']}:{where['PORT']}/{shared_name(where['NAME'])}".encode())
     else:
         digest.update(sqlite3.sqlite_version.encode())
     return digest.hexdigest()[:12]
@@ -75,11 +81,12 @@ def migrated_once(folder: Path):
         migrate.Command.handle = original  # only the test database's own migration
         alias = options["database"]
         connection = connections[alias]
-        shared = folder / f"migrated-{connection.vendor}-{migrations_key(connection)}.sqlite3"
+        key = migrations_key(connection)
         if connection.vendor == "postgresql":
-            return from_template(connection, shared, lambda: original(self, *args, **options))
+            return from_template(connection, folder, key, partial(original, self, *args, **options))
         if not in_memory_sqlite(alias):
             return original(self, *args, **options)
+        shared = folder / f"migrated-sqlite-{key}.sqlite3"
         with open(shared.with_suffix(".lock"), "w") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             if shared.exists():
@@ -103,13 +110,13 @@ def migrated_once(folder: Path):
         migrate.Command.handle = original
 
 
-def from_template(connection, shared: Path, migrate_here):
+def from_template(connection, folder: Path, key: str, migrate_here):
     """PostgreSQL: the first process migrates its database and copies it as the
-    template; every other process's database is made again from that template."""
+    template (`<test database>_<key>`, named in a file in `folder`); every other
+    process's database is made again from that template."""
     name = connection.settings_dict["NAME"]
-    key = shared.stem.rsplit("-", 1)[-1]
-    template = f"{name.rsplit('_gw', 1)[0]}_{key}"
-    marker = shared.with_suffix(".txt")
+    template = f"{shared_name(name)}_{key}"
+    marker = folder / f"migrated-postgresql-{key}.txt"
     quote = connection.ops.quote_name
     with open(marker.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -126,12 +133,12 @@ def from_template(connection, shared: Path, migrate_here):
         with connection._nodb_cursor() as cursor:
             cursor.execute(
                 "SELECT datname FROM pg_database WHERE datname ~ %s",
-                [f"^{name.rsplit('_gw', 1)[0]}_([0-9a-f]{{12}}|template)$"],
+                [f"^{shared_name(name)}_([0-9a-f]{{12}}|template)$"],
             )
             for (older,) in cursor.fetchall():  # made for migrations since changed
                 cursor.execute(f"DROP DATABASE IF EXISTS {quote(older)}")
             cursor.execute(f"CREATE DATABASE {quote(template)} TEMPLATE {quote(name)}")
-        for older in shared.parent.glob("migrated-postgresql-*.txt"):
+        for older in folder.glob("migrated-postgresql-*.txt"):
             older.unlink()
         marker.write_text(template)
         return done
@@ -236,6 +243,6 @@ def fresh(value):
     """`value` with each model instance in it (in tuples and lists) read again."""
     if isinstance(value, (list, tuple)):
         return type(value)(fresh(item) for item in value)
-    if hasattr(value, "_meta") and hasattr(value, "pk"):
+    if isinstance(value, Model):
         return type(value)._default_manager.get(pk=value.pk)
     return value
