@@ -2,8 +2,8 @@
 
 Headless, as Playwright runs Chromium by default: Debian's `chromium-headless-shell`
 (the same Chromium without the desktop browser around it) when it is installed, half
-the CPU of the full browser for the same pages (docs/benchmarks.md, "The browser
-tests' Chromium"); else Debian's `chromium` in its headless mode. CHROMIUM names
+the CPU of the full browser for the same pages (docs/benchmarks.md, "The suite at two
+minutes"); else Debian's `chromium` in its headless mode. CHROMIUM names
 another. Under CI=true a missing Chromium fails the browser tests; elsewhere they are
 skipped with the command that installs it.
 """
@@ -35,8 +35,8 @@ FLAGS = [
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     named = os.environ.get("CHROMIUM")
-    found = named or next(filter(None, map(shutil.which, CHROMIUMS)), None)
-    if not found or not shutil.which(found):
+    found = next(filter(None, map(shutil.which, [named] if named else CHROMIUMS)), None)
+    if not found:
         message = "Chromium is not installed: apt-get install chromium-headless-shell"
         if os.environ.get("CI") == "true":
             pytest.fail(message)
