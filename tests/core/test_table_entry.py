@@ -13,7 +13,7 @@ from core.stored_texts.words import reason_words
 from game.rules import HandEntry, PenaltyEntry, SeatEntry
 from scoring.models import Hand, Proposal
 from tests.fixtures import codes_of, hand, make_world
-from tournaments.models import Event
+from tournaments.models import Event, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -91,6 +91,23 @@ def test_a_confirmed_hand_is_recorded_through_the_directors_service(
     assert Hand.objects.get(table=w.table).recorded_by is None
     # The standings were rebuilt, as after a director's entry.
     assert Event.objects.get(pk=w.event.pk).standings_version == before + 1
+
+
+def test_players_with_the_longest_names_confirm_and_history_keeps_both_names(w, codes):
+    """Found by bench/national.py: a confirmation's reason named both players, and the
+    proposals' history kept 100 characters of reason, so two long names made it a 500."""
+    longest = Player._meta.get_field("name").max_length
+    for seat in w.table.seats.select_related("entry__player"):
+        Player.objects.filter(pk=seat.entry.player_id).update(
+            name=(f"Seat {seat.position} " + "Ñúñez-Ramírez " * 20)[:longest]
+        )
+    names = seat_names(w)
+    propose(w, codes, seat=1)
+    confirmed = confirm(w, codes, seat=3)
+    assert confirmed.state == "recorded"
+    assert reasons(confirmed)[-1] == (
+        f"entered by seat 1 ({names[1]}), confirmed by seat 3 ({names[3]})"
+    )
 
 
 def test_every_entry_confirmation_and_dispute_is_kept_in_history(w, codes):
