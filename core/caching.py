@@ -18,24 +18,22 @@ The versions themselves sit in the shared cache once each change commits
 shows is answered from one cache round trip without a query (`unchanged`). A table's
 entry stamp is the same kind of contract for the players' entry page (`touch_table`).
 
-Copies kept inside one process (`ProcessCopies`) are the exception: each is bounded
-in entries and in bytes, says beside it which figure in docs/benchmarks.md pays for it,
-and is checked against the announced versions (or keyed by what cannot change) so it
-is never staler than the shared cache. `reset()` drops the shared cache and every
-process copy at once.
+Copies kept inside one process (`ProcessCopies`, in `core.process_copies`) are the
+exception: each is bounded in entries and in bytes, says beside it which figure in
+docs/benchmarks.md pays for it, and is checked against the announced versions (or keyed
+by what cannot change) so it is never staler than the shared cache. `reset()` drops
+the shared cache and every process copy at once.
 """
 
 from __future__ import annotations
 
+import pickle
 import secrets
-import sys
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
-from decimal import Decimal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
-from itertools import islice
 from typing import Any
 
 from django.conf import settings
@@ -44,6 +42,12 @@ from django.db import transaction
 from django.utils.translation import get_language
 
 from core.counters import counters
+
+# Copies kept in one process, offered here with the rest of caching.
+from core.process_copies import ProcessCopies as ProcessCopies
+from core.process_copies import approximate_bytes as approximate_bytes
+from core.process_copies import forget_process_copies as forget_process_copies
+from core.process_copies import process_copies as process_copies
 from tournaments.models import Event, Table
 
 PREFIX = "kalooki:public"
@@ -56,144 +60,42 @@ REMEMBERED_TTL = 5
 DOCUMENT_TTL = 60 * 60
 
 
-# --- Copies kept in one process ---------------------------------------------------------
-
-_ALL_COPIES: list[ProcessCopies] = []
-
-# What one kind of copy may hold in one process unless it says otherwise: a few of a
-# national championship's biggest documents (a round's 1,024 tables: about 2 MB as
-# kept; the standings API document and its gzip 1.3 MB), or a smaller event's every
-# page. Copies of a version the standings have left are never read again and go only
-# when newer ones push them out, so this is also what they may waste.
-DEFAULT_BYTES = 16 * 2**20
-# Items of a collection weighed by `approximate_bytes`, by depth: the rest are taken to
-# weigh as much as those (a copy's items are alike: rows of one kind). A record (a
-# short tuple, an object's attributes) is weighed whole.
-SAMPLED = (8, 4, 2)
-RECORD = 16
-PLAIN = (str, bytes, bytearray, int, float, bool, type(None), Decimal)
-
-
-def approximate_bytes(value: Any, depth: int = 0) -> int:
-    """Roughly the memory `value` holds, what it refers to included: exact for bytes and
-    strings; a collection's own size plus a few of its items weighed and scaled to all
-    of them; a record's own size plus all its fields'. Objects shared between items are
-    counted once per item, so the figure errs on the large side. Costs a few hundred
-    `sys.getsizeof` calls at most, whatever the value's size."""
-    if isinstance(value, int) and -5 <= value <= 256:
-        return 0  # one object, shared by the whole process
-    size = sys.getsizeof(value)
-    if isinstance(value, PLAIN) or depth > 8:
-        return size
-    deeper = partial(approximate_bytes, depth=depth + 1)
-    if isinstance(value, tuple) and len(value) <= RECORD:
-        return size + sum(map(deeper, value))
-    taken = SAMPLED[min(depth, len(SAMPLED) - 1)]
-    if isinstance(value, dict):
-        sample = list(islice(value.items(), taken))
-        weighed = sum(deeper(key) + deeper(item) for key, item in sample)
-    elif isinstance(value, list | tuple | set | frozenset):
-        sample = list(islice(value, taken))
-        weighed = sum(map(deeper, sample))
-    else:
-        fields = getattr(value, "__dict__", None)
-        if fields is not None:  # a reference per field; the names are shared
-            return size + 8 * len(fields) + sum(map(deeper, fields.values()))
-        slots = [getattr(kind, "__slots__", ()) for kind in type(value).__mro__]
-        names = {n for kind in slots for n in ((kind,) if isinstance(kind, str) else kind)}
-        return size + sum(deeper(getattr(value, n)) for n in names if hasattr(value, n))
-    return size + (weighed * len(value) // len(sample) if sample else 0)
-
-
-class ProcessCopies:
-    """A bounded store of copies kept by this process: at most `size` entries and about
-    `max_bytes` of memory (`approximate_bytes`), the least recently kept going first,
-    each for at most `ttl` seconds when one is given. A copy bigger than `max_bytes` on
-    its own is not kept at all (the caller builds it, or reads the shared cache, again).
-
-    `why` names what pays for it (a figure in docs/benchmarks.md): a copy that nothing
-    measured pays for should not exist. Every instance is dropped by `reset()`. Safe
-    for a web process's threads: every change holds the store's lock."""
-
-    def __init__(
-        self,
-        name: str,
-        *,
-        size: int,
-        why: str,
-        ttl: float | None = None,
-        max_bytes: int = DEFAULT_BYTES,
-    ):
-        self.name, self.size, self.ttl, self.why = name, size, ttl, why
-        self.max_bytes = max_bytes
-        self.bytes = 0  # what the entries kept now weigh, by `approximate_bytes`
-        self.refused = 0  # copies too big to keep, since the process started
-        self._kept: OrderedDict[Any, tuple[float, Any, int]] = OrderedDict()
-        self._lock = threading.Lock()
-        _ALL_COPIES.append(self)
-
-    def get(self, key: Any) -> Any:
-        """The copy under `key`, or None if there is none (or it is too old)."""
-        found = self._kept.get(key)
-        if found is None:
-            return None
-        if self.ttl is not None and found[0] < time.monotonic():
-            with self._lock:
-                if self._kept.get(key) is found:
-                    self._drop(key)
-            return None
-        return found[1]
-
-    def put(self, key: Any, value: Any, ttl: float | None = None) -> None:
-        lifetime = ttl if ttl is not None else self.ttl
-        expires = time.monotonic() + lifetime if lifetime is not None else 0.0
-        weight = approximate_bytes(value)
-        with self._lock:
-            if key in self._kept:
-                self._drop(key)
-            if weight > self.max_bytes:
-                self.refused += 1
-                return
-            self._kept[key] = (expires, value, weight)
-            self.bytes += weight
-            while len(self._kept) > self.size or self.bytes > self.max_bytes:
-                self._drop(next(iter(self._kept)))
-
-    def _drop(self, key: Any) -> None:
-        self.bytes -= self._kept.pop(key)[2]
-
-    def forget(self, key: Any) -> None:
-        """Drop the copy under `key`, if there is one."""
-        with self._lock:
-            if key in self._kept:
-                self._drop(key)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-            self.bytes = 0
-
-    def __len__(self) -> int:
-        return len(self._kept)
-
-
-def process_copies() -> list[ProcessCopies]:
-    """Every kind of copy this process keeps (to say what each holds)."""
-    return list(_ALL_COPIES)
-
-
-def forget_process_copies() -> None:
-    """Drop every copy this process keeps, leaving the shared cache as it is."""
-    for copies in _ALL_COPIES:
-        copies.clear()
-
-
 def reset() -> None:
     """Drop the shared cache, the clients' counters and every copy this process keeps
     (tests do, around each test)."""
     cache.clear()
     counters.clear()
     forget_process_copies()
+
+
+# --- One builder at a time ------------------------------------------------------------------
+
+# The keys some thread of this process is building a document for, each with its lock
+# and how many threads hold or wait for it. When a version changes, every open page's
+# next poll asks for the new document at once (a national championship's 1,000 open
+# leaderboards: dozens of a process's threads in the same second); one builds it and
+# the others wait for it and read what it kept, instead of each building it again.
+# Pays for: docs/benchmarks.md, "The open leaderboards' polls after a new version".
+_BUILDERS: dict[str, list] = {}
+_BUILDERS_LOCK = threading.Lock()
+
+
+@contextmanager
+def one_builder(key: str) -> Iterator[None]:
+    """Hold `key`'s lock in this process while building its document. A document built
+    inside another's build (a region's board) is keyed apart, always in the same order,
+    so waiting threads never hold each other's keys."""
+    with _BUILDERS_LOCK:
+        held = _BUILDERS.setdefault(key, [threading.Lock(), 0])
+        held[1] += 1
+    try:
+        with held[0]:
+            yield
+    finally:
+        with _BUILDERS_LOCK:
+            held[1] -= 1
+            if not held[1]:
+                del _BUILDERS[key]
 
 
 # --- Documents keyed by their version ------------------------------------------------------
@@ -226,26 +128,66 @@ def versioned(
             return found[1]
     found = cache.get(key)
     if found is None:
-        found = build()
-        cache.set(key, found, DOCUMENT_TTL)
+        with one_builder(key):
+            found = cache.get(key)  # built meanwhile by another of this process's threads
+            if found is None:
+                found = build()
+                cache.set(key, found, DOCUMENT_TTL)
     if copies is not None:
         copies.put(held, found if slot is None else (key, found))
     return found
 
 
 _MISSING = object()
+# How long another process may take to build a signed document before a reader builds
+# it too (and how long a crashed builder's claim holds), and how often a waiting reader
+# looks whether it is done.
+BUILD_WAIT = 3.0
+BUILD_LOOK = 0.02
+
+
+def opened(hit: Any, sig: tuple) -> Any:
+    """The value in a signed copy `hit` if it was built for `sig`, else _MISSING. The
+    value is kept pickled apart from its signature, so a copy of an older version (a
+    4,096-player board: 1 MB, 40-100 ms to unpickle) is told apart without unpickling
+    it."""
+    if hit is None or hit[0] != sig:
+        return _MISSING
+    return pickle.loads(hit[1])
 
 
 def signed(key: str, sig: tuple, build: Callable[[], Any], hit: Any = _MISSING) -> Any:
     """The value under `key` if it was built for signature `sig`; else build it and keep
-    it. `hit` is what the cache held under `key`, when the caller fetched it already."""
-    if hit is _MISSING:
-        hit = cache.get(key)
-    if hit is not None and hit[0] == sig:
-        return hit[1]
-    value = build()
-    cache.set(key, (sig, value), DOCUMENT_TTL)
+    it. `hit` is what the cache held under `key`, when the caller fetched it already.
+
+    One builder at a time in all the processes sharing the cache: a process's threads
+    wait for the one building (`one_builder`), and a process finding another's claim
+    on this signature waits up to BUILD_WAIT for it to be kept, then builds it too."""
+    found = opened(cache.get(key) if hit is _MISSING else hit, sig)
+    if found is not _MISSING:
+        return found
+    with one_builder(key):
+        found = opened(cache.get(key), sig)  # built meanwhile by another thread
+        if found is not _MISSING:
+            return found
+        claim = f"{key}:building:{':'.join(map(str, sig))}"
+        if not cache.add(claim, 1, BUILD_WAIT):
+            found = built_elsewhere(key, claim, sig)
+            if found is not _MISSING:
+                return found
+        value = build()
+        cache.set(key, (sig, pickle.dumps(value, pickle.HIGHEST_PROTOCOL)), DOCUMENT_TTL)
+        cache.delete(claim)
     return value
+
+
+def built_elsewhere(key: str, claim: str, sig: tuple) -> Any:
+    """Wait for another process's claim on `key` to go (a small key, looked at every
+    BUILD_LOOK), then the value it kept; _MISSING if it took longer than BUILD_WAIT."""
+    give_up = time.monotonic() + BUILD_WAIT
+    while cache.get(claim) is not None and time.monotonic() < give_up:
+        time.sleep(BUILD_LOOK)
+    return opened(cache.get(key), sig)
 
 
 def keep_signed(values: dict[str, Any], sig: tuple, copies: ProcessCopies | None = None) -> None:

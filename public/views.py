@@ -75,11 +75,13 @@ def with_server_time(response: HttpResponse) -> HttpResponse:
 def live_response(
     request: HttpRequest, slug: str, render_region: Callable[[Event], str]
 ) -> HttpResponse:
-    """204 while the page's versions are current; the new live region otherwise."""
+    """204 while the page's versions are current; the new live region otherwise, with
+    the event as a page load takes it (no query while this process or the shared cache
+    holds it at the announced versions)."""
     version, screen = number_param(request, "v"), number_param(request, "s")
     if caching.unchanged(slug, version, screen):
         return with_server_time(HttpResponse(status=204))
-    event = live.public_event(request.user, slug)
+    event = live.lookup(request.user, slug)[0]
     if event.standings_version == version and event.screen_version == screen:
         return with_server_time(HttpResponse(status=204))
     return with_server_time(HttpResponse(render_region(event)))

@@ -191,6 +191,7 @@ def test_core_is_grouped_by_feature():
         "jobs",
         "locks",
         "pdf",
+        "process_copies",  # caching's copies kept in one process (core.caching offers them)
         "tasks",
         "words",
     }

@@ -4,6 +4,10 @@ changes, and one reset drops the shared cache and every process copy."""
 
 from __future__ import annotations
 
+import pickle
+import threading
+import time
+
 import pytest
 from django.core.cache import cache
 
@@ -47,6 +51,63 @@ def test_a_signed_document_is_built_again_when_its_signature_changes():
     assert caching.signed("k", (1,), lambda: "first") == "first"
     assert caching.signed("k", (1,), lambda: "again") == "first"
     assert caching.signed("k", (2,), lambda: "second") == "second"
+
+
+def test_threads_asking_at_once_for_a_new_document_build_it_once():
+    """A new version: every thread of a web process serving a poll asks for the new
+    region in the same instant; one builds it, the others wait and read it."""
+    built, answers, start = [], [], threading.Barrier(8)
+
+    def build() -> str:
+        built.append(1)
+        time.sleep(0.2)  # long enough for every other thread to ask meanwhile
+        return "region v2"
+
+    def ask() -> None:
+        start.wait()
+        answers.append(caching.signed("board", (2,), build))
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert built == [1]
+    assert answers == ["region v2"] * 8
+    assert caching._BUILDERS == {}  # nothing held once they are done
+
+
+def test_a_process_finding_another_building_waits_for_its_copy():
+    """Another web process claimed the new version's board first: this one waits for
+    the copy it keeps instead of building the same 4,096 rows again."""
+    claim = "board:building:2"
+    cache.add(claim, 1, caching.BUILD_WAIT)
+    answers = []
+    reader = threading.Thread(
+        target=lambda: answers.append(caching.signed("board", (2,), lambda: "built here"))
+    )
+    reader.start()
+    time.sleep(0.1)
+    assert reader.is_alive()  # waiting for the other process
+    cache.set("board", ((2,), pickle.dumps("built there")))  # ...which keeps its copy
+    cache.delete(claim)  # ...and lets go
+    reader.join(timeout=caching.BUILD_WAIT)
+    assert answers == ["built there"]
+
+
+def test_a_claim_left_by_a_builder_that_died_holds_the_others_only_so_long(monkeypatch):
+    monkeypatch.setattr(caching, "BUILD_WAIT", 0.2)
+    cache.add("board:building:2", 1, 60)  # never let go
+    began = time.monotonic()
+    assert caching.signed("board", (2,), lambda: "built here") == "built here"
+    assert 0.2 <= time.monotonic() - began < 2
+
+
+def test_a_copy_of_an_older_version_is_told_apart_without_opening_it():
+    caching.signed("board", (1,), lambda: ["4,096 rows"])
+    sig, kept = cache.get("board")
+    assert sig == (1,) and isinstance(kept, bytes)  # the value pickled apart
+    assert caching.opened((sig, kept), (2,)) is caching._MISSING
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,8 @@ import re
 from html import unescape
 
 import pytest
-from django.core.cache import cache
 
-from core import services
+from core import caching, services
 from core.series.services import FROZEN_FIELDS
 from scoring.models import SeriesStanding
 from tests.api.test_series_fair import two_table_leg
@@ -201,7 +200,7 @@ def field_rows(html: str) -> dict[str, str]:
 def field_of_the_final() -> dict[str, str]:
     """The final's public page, built afresh (its cached copy follows the final's own
     changes, not its series')."""
-    cache.clear()
+    caching.reset()
     return field_rows(signed_in(None).get("/events/final/").content.decode())
 
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 
+from core import caching
 from scoring.models import Hand, Standing
 from tests.fixtures import make_entries, make_event, make_round, make_user, make_world
 from tournaments.models import Entry, Event, Round
@@ -86,7 +86,7 @@ def test_table_points_appear_only_for_a_table_points_event(client, kingston):
     standings(kingston, [{"points": 10, "table_points": 4}] + [{"points": 20}] * 3)
     assert "Table points" not in client.get("/events/kingston/").content.decode()
     Event.objects.filter(pk=kingston.pk).update(format=Event.Format.TABLE_POINTS)
-    cache.clear()
+    caching.reset()  # the shared cache and this process's copies
     html = client.get("/events/kingston/").content.decode()
     assert "Table points" in html
     assert '<td class="num">4</td>' in html

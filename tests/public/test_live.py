@@ -288,3 +288,31 @@ def test_a_page_another_process_cached_is_then_served_from_this_ones_copies(
     with django_assert_num_queries(0):
         assert client.get("/events/kingston/").status_code == 200
     assert counting.calls == []  # the event, the page and the versions all kept here
+
+
+def test_a_poll_after_a_new_version_is_then_answered_from_this_processs_copies(
+    client, event, announce, monkeypatch, django_assert_num_queries
+):
+    """The 1,000 open leaderboards of a national championship all poll with the version
+    before the last save: one poll a process reads the event and builds the region,
+    the rest are answered from that process's copies, with no query and no round trip
+    while the versions it read are fresh."""
+    record(event, 1)
+    old = poll_version(client.get("/events/kingston/").content.decode())
+    record(event, 2, went_out=2)
+    announce(event, version(event))
+    monkeypatch.setattr(caching.time, "monotonic", lambda: 1000.0)  # within the recheck
+    poll = f"/events/kingston/live/?s=0&v={old}"
+    first = client.get(poll)
+    assert first.status_code == 200 and poll_version(first.content.decode()) == old + 1
+    counting = CountingCache(cache)
+    monkeypatch.setattr(caching, "cache", counting)
+    monkeypatch.setattr(live, "cache", counting)
+    with django_assert_num_queries(0):
+        again = client.get(poll)
+    assert again.status_code == 200 and again.content == first.content
+    assert counting.calls == ["get_many"]  # the versions, read again after the event was
+    counting.calls.clear()
+    with django_assert_num_queries(0):
+        assert client.get(poll).content == first.content
+    assert counting.calls == []
