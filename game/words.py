@@ -38,8 +38,23 @@ class Said(str):
         return said
 
     def __reduce__(self):
-        # Kept in a cache or sent to a worker as what it was made from, not as its text.
-        return (type(self), (self.template, self.params, self.plural, self.number))
+        # Kept in a cache or sent to a worker as what it was made from, with its English
+        # text (so reading it back fills no template: a 4,096-player standings document
+        # holds thousands).
+        return (said_again, (str(self), self.template, self.params, self.plural, self.number))
+
+
+def said_again(
+    text: str,
+    template: str,
+    params: Mapping[str, object],
+    plural: str | None,
+    number: int | None,
+) -> Said:
+    """A `Said` read back from a cache: its text as it was made, not made again."""
+    said = str.__new__(Said, text)
+    said.template, said.params, said.plural, said.number = template, params, plural, number
+    return said
 
 
 class Joined(str):

@@ -59,6 +59,12 @@ def test_words_kept_in_a_cache_come_back_as_words(keep):
     back = keep(pickle.dumps(note)) if keep is pickle.loads else keep(note)
     assert isinstance(back, Joined) and back == "Above Ann. 3 times"
     assert isinstance(back.parts[1], Said) and back.parts[1].number == 3
+    first = back.parts[0]  # read back as made, to be said again in another language
+    assert (first.template, first.params, first.plural) == (
+        "Above %(name)s.",
+        {"name": "Ann"},
+        None,
+    )
 
 
 def test_joined_words_keep_their_parts_and_separator():
