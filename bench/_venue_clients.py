@@ -239,6 +239,10 @@ def director(day: Day) -> None:
     assert signed is not None and signed.status_code == 302, "the director's sign-in failed"
     while time.monotonic() < day.stop_at:
         time.sleep(rng.uniform(every / 2, every * 1.5))
+        if time.monotonic() >= day.stop_at:
+            # A save after the end may come once the probe, finding nothing pending,
+            # has stopped looking: it would be counted as never shown.
+            break
         with ledger.lock:
             done = sorted(ledger.hands)
         if not done:
