@@ -8,9 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from game.words import Joined, Said
+
+# The language the game's words are written in: said in it, they are their own text
+# (every template, value and plural chosen as the catalogue would), so a page in it
+# skips the lookups (a 4,096-player projector: 44,000 of them, a quarter of its time).
+SOURCE = "en"
 
 
 def separator(english: str) -> str:
@@ -38,7 +43,7 @@ def translated(message: object) -> str:
         message = said if isinstance(said, (Said, Joined)) else str(message)
     if isinstance(message, Joined):
         return separator(message.separator).join(translated(part) for part in message.parts)
-    if not isinstance(message, Said):
+    if not isinstance(message, Said) or get_language() == SOURCE:
         return str(message)
     params = {
         name: translated(value) if isinstance(value, (Said, Joined)) else value

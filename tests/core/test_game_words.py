@@ -4,9 +4,12 @@ Russian and Persian from the catalogue, the values in place and names as written
 
 from __future__ import annotations
 
+import polib
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import translation
+from django.utils.translation import gettext, ngettext, pgettext
 
 from core import selectors, services
 from core.errors import HandRejected, InvalidInput, StateConflict
@@ -32,6 +35,22 @@ def test_words_are_looked_up_in_the_active_language_with_their_values():
         assert translated(said) == "صندلی 3: امتیازی وارد نشده است"
     with translation.override("en"):
         assert translated(said) == said
+
+
+def test_in_english_every_message_is_its_own_text_so_words_skip_the_lookup():
+    """`translated` answers English words with their own text: right only while no
+    catalogue (Django's, an app's) gives one of the site's messages other English."""
+    catalogue = polib.pofile(str(settings.BASE_DIR / "locale" / "ru" / "LC_MESSAGES" / "django.po"))
+    with translation.override("en"):
+        for entry in catalogue:
+            if entry.msgctxt:
+                assert pgettext(entry.msgctxt, entry.msgid) == entry.msgid
+            elif entry.msgid_plural:
+                assert ngettext(entry.msgid, entry.msgid_plural, 1) == entry.msgid
+                assert ngettext(entry.msgid, entry.msgid_plural, 2) == entry.msgid_plural
+            else:
+                assert gettext(entry.msgid) == entry.msgid
+    assert len(catalogue) > 500
 
 
 def test_a_list_says_the_games_words_in_it_and_its_separator_in_the_language():

@@ -1,0 +1,106 @@
+"""What one new standings version costs the site, at national scale: every document a
+live page or the API needs again after a saved hand, built in one process, step by
+step.
+
+Not a test: it prints figures (docs/benchmarks.md, "What a new version costs"). On a
+generated event (N players x 10 rounds, the last in play: the demo generator, made once
+and reused), with Redis as the cache and production's cached templates, each step is
+timed `--times` times (median and fastest, wall time) with what it reads already kept:
+
+- the standings document built from the database (the standings job now builds it
+  once a rebuild commits, before announcing the version);
+- the same document read back from the cache (each web process, once per version);
+- the leaderboard (the standings with the round's progress), from the cached document;
+- the leaderboard's live region, page 1 (a poll's 200), from the cached leaderboard;
+- the projector's live region (every row: its script pages through them), likewise;
+
+with the size of each as kept in the cache.
+
+    BENCH_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench \\
+        .venv/bin/python bench/new_version.py [--players 4096] [--times 7]
+
+PostgreSQL runs the planner on what ANALYZE last saw: analyse the bench database after
+generating the event where autovacuum is off.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pickle
+import statistics
+import time
+from collections.abc import Callable
+
+from _setup import big_event, command_line, setup_django
+
+CACHE = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/13")
+
+
+def timed(label: str, step: Callable[[], object], times: int) -> None:
+    took = []
+    for _ in range(times):
+        began = time.perf_counter()
+        step()
+        took.append((time.perf_counter() - began) * 1000)
+    print(
+        f"  {label:<58} median {statistics.median(took):6.0f} ms, fastest {min(took):6.0f} ms"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=4096)
+    parser.add_argument("--times", type=int, default=7)
+    args = parser.parse_args()
+    print(f"$ {command_line()}")
+    os.environ.update(CACHE_URL=CACHE, DEBUG="0")
+    setup_django()
+    from django.contrib.auth.models import AnonymousUser
+    from django.core.cache import cache
+    from django.utils import translation
+
+    from core import caching, selectors
+    from core.standings.selectors import build_standings, standings_after
+    from public import live
+    from public.views import board_region, projector_region
+
+    event = big_event(players=args.players, rounds=10, live=True)
+    caching.reset()
+    translation.activate("en")
+    event = live.public_event(AnonymousUser(), event.slug)
+    print(
+        f"{event.slug}: {args.players} players, standings version {event.standings_version}; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    standings = standings_after(event)  # kept, as the standings job keeps it
+    board = selectors.board(event)
+    kept = {
+        "standings": len(pickle.dumps(standings, pickle.HIGHEST_PROTOCOL)),
+        "leaderboard": len(pickle.dumps(board, pickle.HIGHEST_PROTOCOL)),
+    }
+
+    def region(name: str, build: Callable[[], str]) -> Callable[[], str]:
+        def again() -> str:
+            live.PAGES.clear()
+            cache.delete(live.page_key(name))
+            return build()
+
+        return again
+
+    print("one new version, step by step:")
+    timed("standings document, from the database", lambda: build_standings(event, None), args.times)
+    raw = pickle.dumps(standings, pickle.HIGHEST_PROTOCOL)
+    timed("standings document, read back (unpickled)", lambda: pickle.loads(raw), args.times)
+    timed("leaderboard, from the kept standings", lambda: selectors.board(event), args.times)
+    leaderboard = region(f"board:{event.slug}:1", lambda: board_region(event, 1, ""))
+    timed("leaderboard's live region, page 1, from the kept leaderboard", leaderboard, args.times)
+    projector = region(f"projector:{event.slug}", lambda: projector_region(event))
+    timed("projector's live region, every row, from the kept leaderboard", projector, args.times)
+    kept["leaderboard region"] = len(board_region(event, 1, "").encode())
+    kept["projector region"] = len(projector_region(event).encode())
+    print("as kept: " + ", ".join(f"{k} {v / 1024:,.0f} KB" for k, v in kept.items()))
+
+
+if __name__ == "__main__":
+    main()
