@@ -43,9 +43,7 @@ def timed(label: str, step: Callable[[], object], times: int) -> None:
         began = time.perf_counter()
         step()
         took.append((time.perf_counter() - began) * 1000)
-    print(
-        f"  {label:<58} median {statistics.median(took):6.0f} ms, fastest {min(took):6.0f} ms"
-    )
+    print(f"  {label:<58} median {statistics.median(took):6.0f} ms, fastest {min(took):6.0f} ms")
 
 
 def main() -> None:
