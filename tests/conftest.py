@@ -8,6 +8,7 @@ from django.conf import settings
 from django.utils import translation
 
 from core import caching
+from kalooki_site import collector
 from tests.database import deleting_flush, flush_keeping_what_migrate_made, migrated_once
 from tests.fixtures import codes_of, make_alice, make_bob, make_root, make_world
 from tournaments.models import Event
@@ -148,9 +149,9 @@ def pytest_collection_modifyitems(config, items):
 # models and URL patterns, the collected tests): once they are collected, they are
 # frozen out of its reach, and it runs after every 50,000 new objects rather than
 # 700 (from the start: collecting the tests makes many). CPU of the suite without its
-# browser tests: 132 s -> 125 s (docs/benchmarks.md).
-GC_FIRST_GENERATION = 50_000
-gc.set_threshold(GC_FIRST_GENERATION, *gc.get_threshold()[1:])
+# browser tests: 132 s -> 125 s (docs/benchmarks.md). The site's own processes do the
+# same (`kalooki_site.collector`).
+gc.set_threshold(collector.FIRST_GENERATION, *gc.get_threshold()[1:])
 
 
 def pytest_collection_finish(session):
