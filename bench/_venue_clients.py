@@ -322,7 +322,7 @@ def probe(day: Day, baseline: dict) -> None:
             if on_board:
                 stats.delays[f"{item[2]} -> leaderboard"].append(max(0, on_board[0] - item[1]))
                 shown.remove(item)
-        if not any(ledger.pending.values()) and not shown and time.monotonic() > day.stop_at:
+        if not any(ledger.pending.values()) and not shown and day.saving_done.is_set():
             return
         time.sleep(PROBE)
 
@@ -338,6 +338,9 @@ class Day:
     ledger: Ledger
     stop_at: float
     signed_in: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
+    # Set once every client that saves has stopped: a save answered after the end (a
+    # slow answer to a request sent before it) is still looked for.
+    saving_done: threading.Event = field(default_factory=threading.Event)
 
 
 def table_totals(base: str, event: dict) -> dict[int, int]:

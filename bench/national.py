@@ -161,6 +161,7 @@ def run(args, base: str, event: dict, server: int) -> None:
     own_before, began = os.times(), time.monotonic()
     for thread in [*tables, *others]:
         thread.join()
+    day.saving_done.set()
     screens = {
         "leaderboard (wrk)": wrk_figures(readers),
         "projector (wrk)": wrk_figures(projectors),

@@ -251,6 +251,7 @@ def run(args, base: str, event: dict, server: int) -> None:
     cpu_before, began = cpu_seconds(server), time.monotonic()
     for thread in threads:
         thread.join()
+    day.saving_done.set()
     played = time.monotonic() - began
     cpu = {k: v - cpu_before.get(k, 0) for k, v in cpu_seconds(server).items()}
     day.stats.measuring = False
