@@ -10,6 +10,8 @@ the cache and the broker.
    projector, the standings API whole and paged, the players' entry pages, in the
    three languages), while a writer saves a hand every `--save-every` seconds through
    the API, so the standings version (and every versioned copy) keeps changing. Each
+   read comes on a new connection, so the web workers share them (`--keep-alive`: one
+   connection per reader, which may leave one worker serving them all). Each
    gunicorn worker's resident memory (VmRSS in /proc/<pid>/status) is sampled every
    10 s; printed: after warm-up (`--warm-up` minutes), at the end, and the growth.
 2. Worker: a fresh Celery worker runs `--rebuilds` standings rebuilds of the event
@@ -78,14 +80,19 @@ def mib(kib: float) -> str:
 
 
 class Client:
-    """One keep-alive connection; answers read to the end."""
+    """One keep-alive connection, or with `fresh` a new one for each request (so each
+    is accepted by whichever web worker takes it first, as many readers' would be);
+    answers read to the end."""
 
-    def __init__(self, port: int, token: str | None = None):
-        self.port, self.token = port, token
+    def __init__(self, port: int, token: str | None = None, fresh: bool = False):
+        self.port, self.token, self.fresh = port, token, fresh
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
     def call(self, method: str, path: str, body=None, language: str = "en") -> tuple[int, int]:
         headers = {"Accept-Encoding": "gzip", "Accept-Language": language}
+        if self.fresh:
+            self.conn.close()
+            headers["Connection"] = "close"
         if self.token:
             headers["Authorization"] = f"Token {self.token}"
         data = None
@@ -164,7 +171,7 @@ def web_phase(args, site: Site, port: int, master: int) -> dict[int, list[tuple[
 
     def reader(index: int) -> None:
         rng = random.Random(index)
-        client = Client(port)
+        client = Client(port, fresh=not args.keep_alive)
         while time.monotonic() < stop_at:
             for kind, path in site.paths(rng):
                 started = time.monotonic()
@@ -297,6 +304,11 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=10)
     parser.add_argument("--warm-up", type=float, default=3, help="minutes")
     parser.add_argument("--clients", type=int, default=3)
+    parser.add_argument(
+        "--keep-alive",
+        action="store_true",
+        help="each reader keeps one connection (one web worker may then serve them all)",
+    )
     parser.add_argument("--pause", type=float, default=0.1, help="s between a reader's requests")
     parser.add_argument("--save-every", type=float, default=10.0)
     parser.add_argument("--web-workers", type=int, default=2)
