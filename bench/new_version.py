@@ -14,7 +14,8 @@ timed `--times` times (median and fastest, wall time) with what it reads already
 - the leaderboard's live region, page 1 (a poll's 200), from the cached leaderboard;
 - the projector's live region (every row: its script pages through them), likewise;
 
-with the size of each as kept in the cache.
+with the size of each as kept in the cache. The collector is tuned as a web process
+tunes it (`kalooki_site.collector`), unless `--default-collector`.
 
     BENCH_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench \\
         .venv/bin/python bench/new_version.py [--players 4096] [--times 7]
@@ -26,6 +27,7 @@ generating the event where autovacuum is off.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import pickle
 import statistics
@@ -50,6 +52,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=4096)
     parser.add_argument("--times", type=int, default=7)
+    parser.add_argument(
+        "--default-collector",
+        action="store_true",
+        help="Python's collector as it starts (not as the web processes tune it)",
+    )
     args = parser.parse_args()
     print(f"$ {command_line()}")
     os.environ.update(CACHE_URL=CACHE, DEBUG="0")
@@ -60,16 +67,20 @@ def main() -> None:
 
     from core import caching, selectors
     from core.standings.selectors import build_standings, standings_after
+    from kalooki_site import collector
     from public import live
     from public.views import board_region, projector_region
 
     event = big_event(players=args.players, rounds=10, live=True)
     caching.reset()
+    if not args.default_collector:
+        collector.tune()  # as a web process does once loaded (kalooki_site/wsgi.py)
     translation.activate("en")
     event = live.public_event(AnonymousUser(), event.slug)
     print(
         f"{event.slug}: {args.players} players, standings version {event.standings_version}; "
-        f"load average {os.getloadavg()[0]:.2f}"
+        f"collector {'as Python starts' if args.default_collector else 'tuned'} "
+        f"(threshold {gc.get_threshold()[0]:,}); load average {os.getloadavg()[0]:.2f}"
     )
     standings = standings_after(event)  # kept, as the standings job keeps it
     board = selectors.board(event)
