@@ -25,6 +25,9 @@ from django.core.management.base import BaseCommand, CommandError
 from core.processes.supervisor import Program, Supervisor
 
 PROGRAMS = ("web", "worker", "beat", "standby", "publisher")
+# Seconds a web worker keeps an idle connection: a little longer than the live pages'
+# polls are apart.
+KEEP_ALIVE = max(settings.PUBLIC_POLL_SECONDS, settings.ENTRY_POLL_SECONDS) + 2
 
 
 def programs(
@@ -39,6 +42,10 @@ def programs(
             # Threads: a request held up (a save waiting for a busy table, at most
             # LOCK_WAIT_SECONDS) holds one thread, not a whole process.
             *("--worker-class", "gthread"),
+            # An open page's connection is kept between its polls (gunicorn's default
+            # closes it after 2 s), not opened again for each: bench/national.py,
+            # docs/benchmarks.md ("Connections kept between polls").
+            *("--keep-alive", str(KEEP_ALIVE)),
             # Without a broker, a save is answered before the standings rebuild it
             # queued (core.background): the rebuild holds no request's thread.
             *("--env", "JOBS_AFTER_RESPONSE=1"),
