@@ -75,7 +75,8 @@ def reset() -> None:
 # next poll asks for the new document at once (a national championship's 1,000 open
 # leaderboards: dozens of a process's threads in the same second); one builds it and
 # the others wait for it and read what it kept, instead of each building it again.
-# Pays for: docs/benchmarks.md, "The open leaderboards' polls after a new version".
+# Pays for: docs/benchmarks.md, "A national championship, second pass", the
+# national bench step by step.
 _BUILDERS: dict[str, list] = {}
 _BUILDERS_LOCK = threading.Lock()
 
@@ -138,7 +139,7 @@ def versioned(
     return found
 
 
-_MISSING = object()
+MISSING = object()  # what `opened` answers for a copy of another signature
 # How long another process may take to build a signed document before a reader builds
 # it too (and how long a crashed builder's claim holds), and how often a waiting reader
 # looks whether it is done.
@@ -146,56 +147,88 @@ BUILD_WAIT = 3.0
 BUILD_LOOK = 0.02
 
 
+def sealed(sig: tuple, value: Any) -> tuple[tuple, bytes]:
+    """A signed copy of `value` as every signed copy is kept, in the shared cache and in
+    a process's copies alike: its signature, and the value pickled apart, so a copy of
+    an older version (a 4,096-player board: 1 MB, 40-100 ms to unpickle) is told apart
+    without unpickling it (`opened`)."""
+    return sig, pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+
+
 def opened(hit: Any, sig: tuple) -> Any:
-    """The value in a signed copy `hit` if it was built for `sig`, else _MISSING. The
-    value is kept pickled apart from its signature, so a copy of an older version (a
-    4,096-player board: 1 MB, 40-100 ms to unpickle) is told apart without unpickling
-    it."""
+    """The value in a signed copy `hit` (`sealed`) if it was built for `sig`, else
+    MISSING."""
     if hit is None or hit[0] != sig:
-        return _MISSING
+        return MISSING
     return pickle.loads(hit[1])
 
 
-def signed(key: str, sig: tuple, build: Callable[[], Any], hit: Any = _MISSING) -> Any:
+def signed(
+    key: str,
+    sig: tuple,
+    build: Callable[[], Any],
+    hit: Any = MISSING,
+    *,
+    copies: ProcessCopies | None = None,
+) -> Any:
     """The value under `key` if it was built for signature `sig`; else build it and keep
-    it. `hit` is what the cache held under `key`, when the caller fetched it already.
+    it. `hit` is what the cache held under `key`, when the caller fetched it already;
+    `copies`, when given, is looked in first and keeps what was read or built.
 
     One builder at a time in all the processes sharing the cache: a process's threads
     wait for the one building (`one_builder`), and a process finding another's claim
     on this signature waits up to BUILD_WAIT for it to be kept, then builds it too."""
-    found = opened(cache.get(key) if hit is _MISSING else hit, sig)
-    if found is not _MISSING:
-        return found
-    with one_builder(key):
-        found = opened(cache.get(key), sig)  # built meanwhile by another thread
-        if found is not _MISSING:
+    if copies is not None:
+        found = opened(copies.get(key), sig)
+        if found is not MISSING:
             return found
+    kept = cache.get(key) if hit is MISSING else hit
+    found = opened(kept, sig)
+    if found is MISSING:
+        kept, found = built_once(key, sig, build)
+    if copies is not None:
+        copies.put(key, kept, DOCUMENT_TTL)
+    return found
+
+
+def built_once(key: str, sig: tuple, build: Callable[[], Any]) -> tuple[Any, Any]:
+    """The signed copy under `key` for `sig` and its value, built by one thread of one
+    process while the others wait for it (`signed`)."""
+    with one_builder(key):
+        kept = cache.get(key)  # built meanwhile by another thread
+        found = opened(kept, sig)
+        if found is not MISSING:
+            return kept, found
         claim = f"{key}:building:{':'.join(map(str, sig))}"
         if not cache.add(claim, 1, BUILD_WAIT):
-            found = built_elsewhere(key, claim, sig)
-            if found is not _MISSING:
-                return found
-        value = build()
-        cache.set(key, (sig, pickle.dumps(value, pickle.HIGHEST_PROTOCOL)), DOCUMENT_TTL)
+            kept = built_elsewhere(claim, key)
+            found = opened(kept, sig)
+            if found is not MISSING:
+                return kept, found
+        found = build()
+        kept = sealed(sig, found)
+        cache.set(key, kept, DOCUMENT_TTL)
         cache.delete(claim)
-    return value
+        return kept, found
 
 
-def built_elsewhere(key: str, claim: str, sig: tuple) -> Any:
-    """Wait for another process's claim on `key` to go (a small key, looked at every
-    BUILD_LOOK), then the value it kept; _MISSING if it took longer than BUILD_WAIT."""
+def built_elsewhere(claim: str, key: str) -> Any:
+    """Wait for another process's claim to go (a small key, looked at every
+    BUILD_LOOK), then what it kept under `key`; waits BUILD_WAIT at most."""
     give_up = time.monotonic() + BUILD_WAIT
     while cache.get(claim) is not None and time.monotonic() < give_up:
         time.sleep(BUILD_LOOK)
-    return opened(cache.get(key), sig)
+    return cache.get(key)
 
 
 def keep_signed(values: dict[str, Any], sig: tuple, copies: ProcessCopies | None = None) -> None:
-    """Keep several values built for `sig` at once (the forms of one page)."""
-    cache.set_many({key: (sig, value) for key, value in values.items()}, DOCUMENT_TTL)
+    """Keep several values built for `sig` at once (the forms of one page), sealed as
+    `signed` keeps one."""
+    kept = {key: sealed(sig, value) for key, value in values.items()}
+    cache.set_many(kept, DOCUMENT_TTL)
     if copies is not None:
-        for key, value in values.items():
-            copies.put(key, (sig, value), DOCUMENT_TTL)
+        for key, value in kept.items():
+            copies.put(key, value, DOCUMENT_TTL)
 
 
 # --- The versions live pages follow ----------------------------------------------------------

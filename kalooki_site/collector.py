@@ -6,10 +6,10 @@ the process holds. A web process holds a national championship's documents (a
 4,096-player standings list: about 100,000 objects) besides what it loaded at start
 (modules, settings, URL patterns, compiled templates), so those walks were a large
 part of building a new version's pages: in one process, reading the standings back
-111 -> 38 ms, the leaderboard 152 -> 58 ms, its live region 234 -> 61 ms at the median
-(docs/benchmarks.md, "What a new version costs"). What the process loaded at start is
-frozen out of its reach, and it runs after every FIRST_GENERATION new objects. The
-test suite does the same (tests/conftest.py).
+98 -> 26 ms, the leaderboard 104 -> 38 ms, its live region 158 -> 48 ms at the median
+(`bench/new_version.py`; docs/benchmarks.md, "What a new version costs"). What the
+process loaded at start is frozen out of its reach, and it runs after every
+FIRST_GENERATION new objects. The test suite does the same (tests/conftest.py).
 """
 
 from __future__ import annotations

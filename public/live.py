@@ -193,10 +193,4 @@ def keep(values: dict[str, Any], sig: tuple) -> None:
 def cached_fragment(name: str, sig: tuple, render: Callable[[], str]) -> str:
     """A rendered piece of page, shared by every viewer (it holds nothing personal):
     from this process's copy while built for `sig`, else the shared cache's."""
-    key = page_key(name)
-    held = PAGES.get(key)
-    if held is not None and held[0] == sig:
-        return held[1]
-    value = signed(key, sig, render)
-    PAGES.put(key, (sig, value), DOCUMENT_TTL)
-    return value
+    return signed(page_key(name), sig, render, copies=PAGES)

@@ -187,10 +187,8 @@ def cached_page(
     keys = {f: live.page_key(f"page:{name}:{f}") for f in ("content", "page", "gzip")}
     event, hits = live.lookup(request.user, slug, *([keys[form]] if cache else []))
     sig = live.signature(event)
-    hit = hits.get(keys[form])
-    if hit is not None and hit[0] == sig:
-        value = hit[1]
-    else:
+    value = caching.opened(hits.get(keys[form]), sig)
+    if value is caching.MISSING:
         html = mark_safe(content(event))  # rendered by our own templates
         # The frame as an anonymous visitor sees it: no user, no CSRF token (a
         # visitor without a session posts nothing from these pages).

@@ -107,7 +107,7 @@ def test_a_copy_of_an_older_version_is_told_apart_without_opening_it():
     caching.signed("board", (1,), lambda: ["4,096 rows"])
     sig, kept = cache.get("board")
     assert sig == (1,) and isinstance(kept, bytes)  # the value pickled apart
-    assert caching.opened((sig, kept), (2,)) is caching._MISSING
+    assert caching.opened((sig, kept), (2,)) is caching.MISSING
 
 
 @pytest.mark.parametrize(
