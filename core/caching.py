@@ -157,8 +157,9 @@ def sealed(sig: tuple, value: Any) -> tuple[tuple, bytes]:
 
 def opened(hit: Any, sig: tuple) -> Any:
     """The value in a signed copy `hit` (`sealed`) if it was built for `sig`, else
-    MISSING."""
-    if hit is None or hit[0] != sig:
+    MISSING. A copy an earlier release kept with its value not sealed (the shared cache
+    outlives a deploy) is MISSING too: built again, never served unopened."""
+    if hit is None or hit[0] != sig or not isinstance(hit[1], bytes):
         return MISSING
     return pickle.loads(hit[1])
 

@@ -103,6 +103,12 @@ def test_a_claim_left_by_a_builder_that_died_holds_the_others_only_so_long(monke
     assert 0.2 <= time.monotonic() - began < 2
 
 
+def test_a_copy_kept_by_an_earlier_release_is_built_again_after_a_deploy():
+    cache.set("board", ((2,), "the value as an earlier release kept it"))
+    assert caching.signed("board", (2,), lambda: "built again") == "built again"
+    assert caching.signed("board", (2,), lambda: "not again") == "built again"
+
+
 def test_a_copy_of_an_older_version_is_told_apart_without_opening_it():
     caching.signed("board", (1,), lambda: ["4,096 rows"])
     sig, kept = cache.get("board")
