@@ -289,6 +289,7 @@ def announce_screen(event: Event, version: int) -> None:
     the event's default language is looked up afresh."""
     transaction.on_commit(partial(cache.set, screen_key(event.slug), version, ANNOUNCED_TTL))
     transaction.on_commit(partial(cache.delete, language_key(event.slug)))
+    transaction.on_commit(partial(EVENT_LANGUAGES.forget, event.slug))
     transaction.on_commit(partial(ANNOUNCED.forget, event.slug))
 
 
@@ -306,15 +307,35 @@ def language_key(slug: str) -> str:
     return f"{PREFIX}:language:{slug}"
 
 
+# The events' default languages as this process last read them, for LANGUAGE_RECHECK
+# seconds: every page and poll of a reader whose browser names no language the site has
+# needs it (a national championship's phones: a round trip on each of 340 polls a
+# second, as many as the poll's own). A change of an event's settings reaches this
+# process at once, and the others within LANGUAGE_RECHECK.
+LANGUAGE_RECHECK = 5.0
+EVENT_LANGUAGES = ProcessCopies(
+    "events' default languages",
+    size=1024,
+    ttl=LANGUAGE_RECHECK,
+    max_bytes=2**20,
+    why="docs/benchmarks.md, a national championship, third pass: the phones' polls",
+)
+
+
 def event_language(slug: str) -> str | None:
     """The default language of the event of `slug` (None: no such event), for a reader
-    who asks for none the site has: from the cache, else one query by the unique slug,
-    kept until the event's settings change (`announce_screen`)."""
+    who asks for none the site has: from this process's copy (`EVENT_LANGUAGES`), the cache,
+    else one query by the unique slug, kept until the event's settings change
+    (`announce_screen`)."""
+    found = EVENT_LANGUAGES.get(slug)
+    if found is not None:
+        return found or None
     key = language_key(slug)
     found = cache.get(key)
     if found is None:
         found = Event.objects.filter(slug=slug).values_list("language", flat=True).first() or ""
         cache.set(key, found, ANNOUNCED_TTL)
+    EVENT_LANGUAGES.put(slug, found)
     return found or None
 
 

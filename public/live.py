@@ -147,11 +147,28 @@ def signature(event: Event) -> tuple:
 # --- What the pages show, cached for the event's signature ------------------------------
 
 
+# The leaderboard document as read (a national championship's: 4,096 rows, 30-90 ms to
+# read back and unpickle), for this process's builds of every page and size of its
+# regions at one version: the projectors' pages each need it. The latest per language.
+BOARDS = ProcessCopies(
+    "leaderboards, read",
+    size=3,
+    max_bytes=48 * 2**20,
+    why="docs/benchmarks.md, a national championship, third pass: the projector's pages",
+)
+
+
 def board(event: Event) -> selectors.Board:
     """The leaderboard (standings in rank order, the round's progress): no query when
     cached, 3 otherwise."""
     key = in_reader_language(f"{PREFIX}:board:{event.pk}")
-    return signed(key, signature(event), partial(selectors.board, event))
+    sig = signature(event)
+    found = BOARDS.get(key)
+    if found is not None and found[0] == sig:
+        return found[1]
+    value = signed(key, sig, partial(selectors.board, event))
+    BOARDS.put(key, (sig, value))
+    return value
 
 
 def screen(event: Event) -> selectors.Screen:

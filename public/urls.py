@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from public import ratings, series, table_entry, views
+from public import projector, ratings, series, table_entry, views
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
@@ -18,8 +18,8 @@ urlpatterns = [
     path("events/", views.events, name="public-events"),
     path(event, views.event_page, name="public-event"),
     path(event + "live/", views.event_live, name="public-event-live"),
-    path(event + "projector/", views.projector, name="public-projector"),
-    path(event + "projector/live/", views.projector_live, name="public-projector-live"),
+    path(event + "projector/", projector.projector, name="public-projector"),
+    path(event + "projector/live/", projector.projector_live, name="public-projector-live"),
     path(round_, views.round_page, name="public-round"),
     path(round_ + "live/", views.round_live, name="public-round-live"),
     path(table, views.table_page, name="public-table"),

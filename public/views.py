@@ -1,6 +1,6 @@
-"""Public pages: the events list (the front page), an event's live leaderboard, the
-projector view, a round's tables, a table's sheet and a player's results. No login;
-private events are 404 for the public. Each live page has a small endpoint it polls
+"""Public pages: the events list (the front page), an event's live leaderboard (the
+projector's view of it: `public.projector`), a round's tables, a table's sheet and a
+player's results. No login; private events are 404 for the public. Each live page has a small endpoint it polls
 (htmx, every few seconds).
 
 A poll carries the versions the page shows (the standings', `v`, and the screens',
@@ -13,6 +13,7 @@ clock counts down by the server's time rather than its own device's.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import time
 from collections.abc import Callable
@@ -49,8 +50,6 @@ PER_PAGE = 100
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads it
 # Pages past this one are rendered for each request rather than cached (a long tail).
 MAX_CACHED_PAGE = 50
-# The projector turns its page every this many seconds (?every= overrides it).
-PROJECTOR_SECONDS = 10
 
 
 def number_param(request: HttpRequest, name: str, default: int | None = None) -> int | None:
@@ -84,7 +83,34 @@ def live_response(
     event = live.lookup(request.user, slug)[0]
     if event.standings_version == version and event.screen_version == screen:
         return with_server_time(HttpResponse(status=204))
-    return with_server_time(HttpResponse(render_region(event)))
+    return with_server_time(region_response(request, render_region(event)))
+
+
+# A live region's answer compressed once per content in this process: after a new
+# version every open page's next poll brings the same region (a leaderboard's page: 46
+# KB of HTML, 0.8 ms to compress, on each of a few hundred polls a second).
+GZIPPED = caching.ProcessCopies(
+    "live regions, compressed",
+    size=64,
+    why="docs/benchmarks.md, a national championship, third pass: regions compressed once",
+)
+
+
+def region_response(request: HttpRequest, html: str) -> HttpResponse:
+    """The live region, compressed as gzip_page would (from this process's copy when it
+    compressed the same region already) for a reader that accepts gzip."""
+    body = html.encode()
+    if len(body) < 200 or not ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        return HttpResponse(body)
+    key = hashlib.blake2b(body, digest_size=16).digest()
+    compressed = GZIPPED.get(key)
+    if compressed is None:
+        compressed = compress_string(body)
+        GZIPPED.put(key, compressed)
+    response = HttpResponse(compressed)
+    response["Content-Encoding"] = "gzip"
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return response
 
 
 def screen_context(
@@ -260,49 +286,6 @@ def event_live(request: HttpRequest, slug: str) -> HttpResponse:
     return live_response(
         request, slug, lambda event: board_region(event, clamped(event, page), search)
     )
-
-
-# --- The projector --------------------------------------------------------------------
-
-
-def projector_region(event: Event) -> str:
-    def region() -> str:
-        board = live.board(event)
-        context = {
-            "event": event,
-            "board": board,
-            "rows": board_rows(board),
-            "poll_url": poll_url("public-projector-live", [event.slug], event),
-            "poll_seconds": settings.PUBLIC_POLL_SECONDS,
-            **screen_context(event),
-        }
-        return render_to_string("public/_projector_board.html", context)
-
-    return live.cached_fragment(f"projector:{event.slug}", live.signature(event), region)
-
-
-@require_safe
-@gzip_page
-def projector(request: HttpRequest, slug: str) -> HttpResponse:
-    """The venue screen: large type, the whole leaderboard a page at a time. A page of
-    its own (no site header), the same for everyone: cached whole."""
-    every = min(number_param(request, "every", PROJECTOR_SECONDS) or PROJECTOR_SECONDS, 600)
-    key = live.page_key(f"page:projector:{slug}:{every}")
-    event, hits = live.lookup(request.user, slug, key)
-
-    def content() -> str:
-        context = {"event": event, "region": projector_region(event), "every": every}
-        return render_to_string("public/projector.html", context)
-
-    html = caching.signed(key, live.signature(event), content, hits.get(key))
-    return HttpResponse(html)
-
-
-@require_safe
-@never_cache
-@gzip_page
-def projector_live(request: HttpRequest, slug: str) -> HttpResponse:
-    return live_response(request, slug, projector_region)
 
 
 # --- A round's tables -----------------------------------------------------------------

@@ -1,12 +1,16 @@
-// Projector view: shows the list on screen (the standings, the seating board, the field:
-// the children of [data-rows]) a screenful at a time and turns the page every few
-// seconds (body[data-every], in seconds). A list laid out in columns (CSS columns) holds
-// a screenful per column. A live update (htmx swapping in a new board) keeps the page
-// being shown; a resize re-measures how many rows fit.
+// Projector view: shows the list (the standings, the seating board, the field) a
+// screenful at a time and turns the page every few seconds (body[data-every], in
+// seconds). The server renders one page of it ([data-projector]: data-page of
+// data-pages, data-per rows each); this script measures how many rows the screen holds
+// (a list laid out in CSS columns holds a screenful per column), asks for pages of that
+// size, and asks for the next page as it turns (the section's data-turn-url). The live
+// poll (htmx) keeps the page being shown; a resize measures again.
 (function () {
   "use strict";
   var every = Math.max(1, Number(document.body.dataset.every) || 10) * 1000;
-  var page = 0;
+  var MOST = 200;
+  var rows = null; // rows per page on this screen, once measured
+  var turning = false;
   // Page numbers as the page's language writes them (Persian digits on a Persian page).
   var numerals = null;
   try {
@@ -25,60 +29,86 @@
     return count > 1 ? count : 1;
   }
 
-  function rowsPerPage(section, list, rows) {
-    rows.forEach(function (row, i) { row.hidden = i !== 0; });
-    var first = rows[0].getBoundingClientRect();
+  // How many rows fit between the first row's top and the note at the bottom (or the
+  // screen's bottom), per column; null while the list is empty.
+  function measure(section) {
+    var list = section.querySelector("[data-rows]");
+    var first = list && list.children[0];
+    if (!first) return null;
+    var top = first.getBoundingClientRect();
     var note = section.querySelector(".pj-note");
     var bottom = note ? note.getBoundingClientRect().top : window.innerHeight;
     bottom = Math.min(bottom, window.innerHeight);
-    var perColumn = Math.max(1, Math.floor((bottom - first.top) / Math.max(first.height, 1)));
-    return perColumn * columns(list);
+    var perColumn = Math.max(1, Math.floor((bottom - top.top) / Math.max(top.height, 1)));
+    return Math.max(5, Math.min(MOST, perColumn * columns(list)));
   }
 
-  function show(animate) {
-    var section = board();
-    if (!section) return;
-    var list = section.querySelector("[data-rows]");
-    var rows = list ? Array.prototype.slice.call(list.children) : [];
-    var pages = 1;
-    if (rows.length) {
-      var per = rowsPerPage(section, list, rows);
-      pages = Math.ceil(rows.length / per);
-      if (page >= pages) page = 0;
-      rows.forEach(function (row, i) { row.hidden = Math.floor(i / per) !== page; });
-      if (animate) {
-        list.classList.remove("turning");
-        void list.offsetWidth; // restart the animation
-        list.classList.add("turning");
-      }
-    } else {
-      page = 0;
-    }
-    section.dataset.page = String(page + 1);
-    section.dataset.pages = String(pages);
+  function load(section, page, animate) {
+    turning = animate;
+    var url = section.dataset.turnUrl.replace(/rows=\d+/, "rows=" + rows) + "&page=" + page;
+    window.htmx.ajax("GET", url, { target: section, swap: "outerHTML" });
+  }
+
+  // The page the section shows, in the reader's numerals.
+  function label(section) {
     var shown = section.querySelector("[data-shown]");
     var total = section.querySelector("[data-count]");
-    if (shown) shown.textContent = number(page + 1);
-    if (total) total.textContent = number(pages);
+    if (shown) shown.textContent = number(Number(section.dataset.page) || 1);
+    if (total) total.textContent = number(Number(section.dataset.pages) || 1);
+  }
+
+  // Measured again (a first load, a resize): when the screen holds another number of
+  // rows than the page has, ask for the page holding the first row shown now.
+  function fit() {
+    var section = board();
+    if (!section) return;
+    label(section);
+    var measured = measure(section);
+    if (measured === null) return;
+    var per = Number(section.dataset.per) || measured;
+    rows = measured;
+    if (measured !== per) {
+      var firstShown = (Number(section.dataset.page) - 1) * per;
+      load(section, Math.floor(firstShown / measured) + 1, false);
+    }
   }
 
   function turn() {
-    page += 1;
-    show(true);
+    var section = board();
+    if (!section || !section.dataset.turnUrl) return;
+    var pages = Number(section.dataset.pages) || 1;
+    var page = Number(section.dataset.page) || 1;
+    if (rows === null) rows = Number(section.dataset.per);
+    if (pages <= 1) return;
+    load(section, page >= pages ? 1 : page + 1, true);
   }
 
   function start() {
-    show(false);
+    fit();
     window.setInterval(turn, every);
-    window.addEventListener("resize", function () { show(false); });
+    window.addEventListener("resize", fit);
     // Right after htmx puts the new board in, before the browser paints it. A board of
     // another kind (the seating gives way to the standings) starts at its first page.
     var phase = board() && board().dataset.phase;
     document.body.addEventListener("htmx:afterSwap", function () {
-      var now = board() && board().dataset.phase;
-      if (now !== phase) page = 0;
+      var section = board();
+      if (!section) return;
+      var now = section.dataset.phase;
+      var changed = now !== phase;
       phase = now;
-      show(false);
+      label(section);
+      if (changed && Number(section.dataset.page) !== 1) {
+        load(section, 1, false);
+        return;
+      }
+      if (changed || rows === null) {
+        fit();
+      }
+      var list = section.querySelector("[data-rows]");
+      if (turning && list) {
+        list.classList.add("turning");
+      }
+      turning = false;
     });
   }
 

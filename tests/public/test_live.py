@@ -11,7 +11,7 @@ from django.core.cache import cache
 
 from core import caching, services
 from game.rules import HandEntry, SeatEntry
-from public import live
+from public import live, views
 from tests.fixtures import make_entries, make_event, make_round, make_user
 from tournaments.models import Event
 
@@ -316,3 +316,41 @@ def test_a_poll_after_a_new_version_is_then_answered_from_this_processs_copies(
     with django_assert_num_queries(0):
         assert client.get(poll).content == first.content
     assert counting.calls == []
+
+
+def test_a_new_region_is_compressed_once_for_every_poll_that_brings_it(
+    client, event, announce, monkeypatch
+):
+    record(event, 1)
+    old = poll_version(client.get("/events/kingston/").content.decode())
+    record(event, 2, went_out=2)
+    announce(event, version(event))
+    compressed = []
+    real = views.compress_string
+    monkeypatch.setattr(views, "compress_string", lambda s: compressed.append(1) or real(s))
+    poll = f"/events/kingston/live/?s=0&v={old}"
+    plain = client.get(poll)
+    answers = [client.get(poll, HTTP_ACCEPT_ENCODING="gzip, br") for _ in range(3)]
+    assert compressed == [1]
+    for answer in answers:
+        assert answer.status_code == 200 and answer["Content-Encoding"] == "gzip"
+        assert gzip.decompress(answer.content) == plain.content
+        assert "Accept-Encoding" in answer["Vary"] and answer["X-Server-Time"]
+    assert "Content-Encoding" not in plain
+
+
+def test_an_events_default_language_is_asked_of_the_cache_once_per_recheck(
+    event, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A phone whose browser names no language the site has polls in the event's
+    default: the language is kept in the process, and a change of the event's settings
+    reaches this process at once."""
+    assert caching.event_language("kingston") == event.language
+    counting = CountingCache(cache)
+    monkeypatch.setattr(caching, "cache", counting)
+    assert caching.event_language("kingston") == event.language
+    assert counting.calls == []
+    Event.objects.filter(pk=event.pk).update(language="ru")
+    with django_capture_on_commit_callbacks(execute=True):
+        caching.announce_screen(event, 1)
+    assert caching.event_language("kingston") == "ru"
