@@ -1,7 +1,7 @@
 """Public pages: the events list (the front page), an event's live leaderboard (the
 projector's view of it: `public.projector`), a round's tables, a table's sheet and a
-player's results. No login; private events are 404 for the public. Each live page has a small endpoint it polls
-(htmx, every few seconds).
+player's results. No login; private events are 404 for the public. Each live page has
+a small endpoint it polls (htmx, every few seconds).
 
 A poll carries the versions the page shows (the standings', `v`, and the screens',
 `s`: the clock, announcements, the field). While the event's versions in the cache are
