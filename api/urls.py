@@ -23,6 +23,8 @@ table = round_ + "tables/<int:table>/"
 proposal = table + "hands/<int:hand>/proposal/"
 
 urlpatterns = [
+    # First: the busiest read (resolved without trying the other patterns).
+    path(event + "standings/", standings.StandingsView.as_view(), name="standings"),
     path("players/", events.PlayerList.as_view(), name="players"),
     path("players/<int:player_id>/", ratings.PlayerDetail.as_view(), name="player"),
     path("ratings/", ratings.RatingList.as_view(), name="ratings"),
@@ -56,7 +58,6 @@ urlpatterns = [
     path(proposal, table_entry.HandProposal.as_view(), name="proposal"),
     path(proposal + "confirm/", table_entry.ConfirmProposal.as_view(), name="proposal-confirm"),
     path(proposal + "dispute/", table_entry.DisputeProposal.as_view(), name="proposal-dispute"),
-    path(event + "standings/", standings.StandingsView.as_view(), name="standings"),
     path(
         event + "exports/standings.csv",
         exports.StandingsCsv.as_view(),
