@@ -140,12 +140,8 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several requests (and eager Celery tasks) may write at once on the embedded
-    # default; wait for the lock instead of failing with "database is locked", queued
-    # in the process first (kalooki_site.sqlite).
-    DATABASES["default"]["ENGINE"] = "kalooki_site.sqlite"
-    # Tests run on an in-memory database, as Django's own SQLite backend's do (named
-    # here: the test runner recognises that backend by its name alone).
-    DATABASES["default"]["TEST"] = {"NAME": ":memory:"}
+    # default; wait for the lock instead of failing with "database is locked".
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",

@@ -5,7 +5,6 @@ import os
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django.utils import translation
 
 from core import caching
@@ -162,9 +161,8 @@ def pytest_collection_finish(session):
 
 def pytest_report_header(config):
     db = settings.DATABASES["default"]
-    vendor = connection.vendor
-    where = db["NAME"] if vendor == "sqlite" else f"{db['HOST']}:{db['PORT']}"
-    return f"database: {vendor} ({where}); CI={os.environ.get('CI', '')}"
+    where = db["NAME"] if db["ENGINE"].endswith("sqlite3") else f"{db['HOST']}:{db['PORT']}"
+    return f"database: {db['ENGINE'].rsplit('.', 1)[-1]} ({where}); CI={os.environ.get('CI', '')}"
 
 
 @pytest.fixture(scope="session")
