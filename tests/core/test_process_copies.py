@@ -12,13 +12,14 @@ import pytest
 
 from api.standings import EVENTS, RENDERED
 from core import caching
-from core.caching import ANNOUNCED, ProcessCopies, approximate_bytes
+from core.caching import ANNOUNCED, EVENT_LANGUAGES, ProcessCopies, approximate_bytes
 from core.entries.selectors import NAMESAKES
 from core.pdf import direction
 from core.standings.rebuild import CLOSED_BASES, CLOSED_SETS, WRITTEN_ROWS
 from game import collation
 from game.ranking import ClosedTally, SetRecord
-from public.live import PAGES
+from public.live import BOARDS, PAGES
+from public.views import GZIPPED
 
 MB = 2**20
 SITE_COPIES = [
@@ -30,6 +31,9 @@ SITE_COPIES = [
     CLOSED_SETS,
     WRITTEN_ROWS,
     NAMESAKES,
+    BOARDS,
+    GZIPPED,
+    EVENT_LANGUAGES,
 ]
 
 
