@@ -11,8 +11,11 @@ timed `--times` times (median and fastest, wall time) with what it reads already
   once a rebuild commits, before announcing the version);
 - the same document read back from the cache (each web process, once per version);
 - the leaderboard (the standings with the round's progress), from the cached document;
-- the leaderboard's live region, page 1 (a poll's 200), from the cached leaderboard;
-- the projector's live region (every row: its script pages through them), likewise;
+- the leaderboard read back from the cache (each web process, once per version: the
+  regions built at that version then share its copy, `public.live.BOARDS`);
+- the leaderboard's live region, page 1 (a poll's 200), from the leaderboard read;
+- a projector's page of 20 and of 40 rows (what a projector asks for: the page its
+  screen holds), likewise;
 
 with the size of each as kept in the cache. The collector is tuned as a web process
 tunes it (`kalooki_site.collector`), unless `--default-collector`.
@@ -69,7 +72,8 @@ def main() -> None:
     from core.standings.selectors import build_standings, standings_after
     from kalooki_site import collector
     from public import live
-    from public.views import board_region, projector_region
+    from public.projector import projector_region
+    from public.views import board_region
 
     event = big_event(players=args.players, rounds=10, live=True)
     caching.reset()
@@ -102,12 +106,21 @@ def main() -> None:
     raw = pickle.dumps(standings, pickle.HIGHEST_PROTOCOL)
     timed("standings document, read back (unpickled)", lambda: pickle.loads(raw), args.times)
     timed("leaderboard, from the kept standings", lambda: selectors.board(event), args.times)
+
+    def board_read_back():
+        live.BOARDS.clear()
+        return live.board(event)
+
+    live.board(event)  # kept in the shared cache, as the first process to need it keeps it
+    timed("leaderboard, read back (each process, once per version)", board_read_back, args.times)
     leaderboard = region(f"board:{event.slug}:1", lambda: board_region(event, 1, ""))
-    timed("leaderboard's live region, page 1, from the kept leaderboard", leaderboard, args.times)
-    projector = region(f"projector:{event.slug}", lambda: projector_region(event))
-    timed("projector's live region, every row, from the kept leaderboard", projector, args.times)
+    timed("leaderboard's live region, page 1, from the leaderboard read", leaderboard, args.times)
+    for rows in (20, 40):
+        name = f"projector:{event.slug}:1:{rows}"
+        page = region(name, lambda r=rows: projector_region(event, 1, r))
+        timed(f"a projector's page of {rows} rows, likewise", page, args.times)
     kept["leaderboard region"] = len(board_region(event, 1, "").encode())
-    kept["projector region"] = len(projector_region(event).encode())
+    kept["projector page, 20 rows"] = len(projector_region(event, 1, 20).encode())
     print("as kept: " + ", ".join(f"{k} {v / 1024:,.0f} KB" for k, v in kept.items()))
 
 
