@@ -132,10 +132,25 @@ def versioned(
         with one_builder(key):
             found = cache.get(key)  # built meanwhile by another of this process's threads
             if found is None:
-                found = build()
-                cache.set(key, found, DOCUMENT_TTL)
+                found = built_once_versioned(key, build)
     if copies is not None:
         copies.put(held, found if slot is None else (key, found))
+    return found
+
+
+def built_once_versioned(key: str, build: Callable[[], Any]) -> Any:
+    """The document under `key`, built by one process while the others wait for it
+    (BUILD_WAIT at most, as `built_once`): the standings job building a new version's
+    standings before it announces them, say, while a web process that read the new
+    version from the database asks for them."""
+    claim = f"{key}:building"
+    if not cache.add(claim, 1, BUILD_WAIT):
+        found = built_elsewhere(claim, key)
+        if found is not None:
+            return found
+    found = build()
+    cache.set(key, found, DOCUMENT_TTL)
+    cache.delete(claim)
     return found
 
 

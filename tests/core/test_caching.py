@@ -125,3 +125,27 @@ def test_every_process_copy_is_bounded_says_why_and_is_dropped_by_one_reset(copi
     cache.set("shared", 1)
     caching.reset()
     assert copies.get("key") is None and cache.get("shared") is None
+
+
+def test_a_versioned_document_another_process_is_building_is_waited_for():
+    """The standings job claimed the new version's standings (it builds them before it
+    announces them); a web process that read the version from the database meanwhile
+    waits for its copy instead of building the same 4,096 rows from the database."""
+    key = caching.versioned_key("standings", 1, 2)
+    cache.add(f"{key}:building", 1, caching.BUILD_WAIT)
+    answers = []
+    reader = threading.Thread(
+        target=lambda: answers.append(caching.versioned(key, lambda: "built here"))
+    )
+    reader.start()
+    time.sleep(0.1)
+    assert reader.is_alive()  # waiting for the job
+    cache.set(key, "built by the job")
+    cache.delete(f"{key}:building")
+    reader.join(timeout=caching.BUILD_WAIT)
+    assert answers == ["built by the job"]
+    # Built here, it is claimed while it is built and the claim let go after.
+    claims = []
+    other = caching.versioned_key("standings", 1, 3)
+    caching.versioned(other, lambda: claims.append(cache.get(f"{other}:building")) or "v3")
+    assert claims == [1] and cache.get(f"{other}:building") is None
