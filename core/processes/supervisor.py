@@ -12,6 +12,7 @@ rebuilder under this supervisor, which is what the README's deploy section start
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import subprocess
 import time
@@ -35,6 +36,9 @@ class Program:
     name: str
     args: Sequence[str]
     cwd: str | None = None
+    # Added to the supervisor's own CPU niceness: a higher number gives way to others
+    # when the machine's cores are all busy (never needs privileges).
+    niceness: int = 0
     process: subprocess.Popen | None = None
     started_at: float = 0.0
     failures: int = 0  # exits in a row, each after less than STEADY_SECONDS
@@ -62,7 +66,12 @@ class Supervisor:
         self.stopping = False
 
     def start(self, program: Program) -> None:
-        program.process = subprocess.Popen(list(program.args), cwd=program.cwd)
+        lowered = program.niceness
+        program.process = subprocess.Popen(
+            list(program.args),
+            cwd=program.cwd,
+            preexec_fn=(lambda: os.nice(lowered)) if lowered > 0 else None,
+        )
         program.started_at, program.restart_at = self.clock(), None
         program.starts.append(program.process.pid)
         log.warning("Started %s (pid %s).", program.name, program.process.pid)

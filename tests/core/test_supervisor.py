@@ -3,12 +3,14 @@ back-off that grows while it keeps failing, and leaves the others running."""
 
 from __future__ import annotations
 
+import os
 import sys
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from core.management.commands import run_processes
 from core.processes.supervisor import Program, Supervisor
 
 
@@ -65,3 +67,46 @@ def test_a_program_that_ran_steadily_before_it_exited_is_restarted_at_once():
 def test_run_processes_refuses_a_program_it_does_not_know():
     with pytest.raises(CommandError, match="--only takes some of web, worker, beat, standby"):
         call_command("run_processes", "--only", "web,flower")
+
+
+def test_a_program_started_with_a_niceness_gives_way_by_that_much_and_restarts_so():
+    here = os.nice(0)
+    program = Program(
+        "web",
+        [sys.executable, "-c", "import os; raise SystemExit(os.nice(0))"],
+        niceness=5,
+    )
+    supervisor = Supervisor([program], first_delay=0, clock=Clock())
+    for _ in range(2):
+        supervisor.check()
+        exited(program)
+        assert program.process.returncode == min(here + 5, 19)
+        supervisor.check()  # notes the exit; restarted at the next look
+
+
+class Captured:
+    """What run_processes would supervise, captured instead of run."""
+
+    programs: list[Program] = []
+
+    def __init__(self, programs):
+        Captured.programs = list(programs)
+
+    def run(self):
+        pass
+
+
+@pytest.mark.parametrize("broker", ["redis://127.0.0.1:6379/0", ""], ids=["worker", "embedded"])
+def test_the_web_server_gives_way_to_the_worker_beside_it(monkeypatch, settings, broker):
+    """With a worker, the web server runs at a lower priority, so the standings a saved
+    hand changes are rebuilt first when every core is busy; without one (the embedded
+    default rebuilds in the web process) it keeps the usual priority."""
+    monkeypatch.setattr(run_processes, "Supervisor", Captured)
+    settings.CELERY_BROKER_URL = broker
+    call_command("run_processes", "--only", "web,worker,standby")
+    niceness = {program.name: program.niceness for program in Captured.programs}
+    if broker:
+        assert niceness == {"web": run_processes.WEB_NICENESS, "worker": 0, "standby": 0}
+        assert run_processes.WEB_NICENESS > 0
+    else:
+        assert niceness == {"web": 0, "standby": 0}

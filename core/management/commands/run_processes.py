@@ -28,6 +28,12 @@ PROGRAMS = ("web", "worker", "beat", "standby", "publisher")
 # Seconds a web worker keeps an idle connection: a little longer than the live pages'
 # polls are apart.
 KEEP_ALIVE = max(settings.PUBLIC_POLL_SECONDS, settings.ENTRY_POLL_SECONDS) + 2
+# With a worker beside it, the web server gives way to it when every core is busy: a
+# saved hand's standings are rebuilt and announced first, and the polls that bring them
+# wait their turn (a national championship's load leaves no core idle: bench/national.py,
+# docs/benchmarks.md, "A national championship, third pass"). Without a worker the
+# rebuilds run in the web process and it keeps the usual priority.
+WEB_NICENESS = 5
 
 
 def programs(
@@ -101,6 +107,12 @@ class Command(BaseCommand):
             threads=threads,
             worker_concurrency=worker_concurrency,
         )
+        niceness = {"web": WEB_NICENESS} if "worker" in wanted else {}
         Supervisor(
-            [Program(name, commands[name], cwd=str(settings.BASE_DIR)) for name in wanted]
+            [
+                Program(
+                    name, commands[name], cwd=str(settings.BASE_DIR), niceness=niceness.get(name, 0)
+                )
+                for name in wanted
+            ]
         ).run()
