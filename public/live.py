@@ -147,12 +147,13 @@ def signature(event: Event) -> tuple:
 # --- What the pages show, cached for the event's signature ------------------------------
 
 
-# The leaderboard document as read (a national championship's: 4,096 rows, 30-90 ms to
-# read back and unpickle), for this process's builds of every page and size of its
-# regions at one version: the projectors' pages each need it. The latest per language.
+# The leaderboard document as read (a national championship's: 4,096 rows, 45-60 ms to
+# read back and unpickle, 12 MB once read), for this process's builds of every page and
+# size of its regions at one version: each projector asks for its own page. The latest
+# read only, whatever its language (a page in another language reads its own again).
 BOARDS = ProcessCopies(
     "leaderboards, read",
-    size=3,
+    size=1,
     max_bytes=48 * 2**20,
     why="docs/benchmarks.md, a national championship, third pass: the projector's pages",
 )
