@@ -71,6 +71,7 @@ def projector_region(event: Event, page: int = 1, per: int = PROJECTOR_ROWS) -> 
             "page": shown,
             "pages": pages,
             "per": per,
+            "total": len(rows),
             "turn_url": f"{live_url}?{urlencode({'rows': per})}",
             "page_url": reverse("public-projector", args=[event.slug]),
             "poll_url": poll_url(

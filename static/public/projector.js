@@ -58,7 +58,8 @@
   }
 
   // Measured again (a first load, a resize): when the screen holds another number of
-  // rows than the page has, ask for the page holding the first row shown now.
+  // rows than the page has, the rows past the screen are hidden at once and the page
+  // holding the first row shown is asked for in the size that fits.
   function fit() {
     var section = board();
     if (!section) return;
@@ -68,8 +69,15 @@
     var per = Number(section.dataset.per) || measured;
     rows = measured;
     if (measured !== per) {
-      var firstShown = (Number(section.dataset.page) - 1) * per;
-      load(section, Math.floor(firstShown / measured) + 1, false);
+      var list = section.querySelector("[data-rows]");
+      Array.prototype.forEach.call(list.children, function (row, i) { row.hidden = i >= measured; });
+      var page = Math.floor((Number(section.dataset.page) - 1) * per / measured) + 1;
+      var total = Number(section.dataset.total) || 0;
+      section.dataset.per = String(measured);
+      section.dataset.page = String(page);
+      section.dataset.pages = String(Math.max(1, Math.ceil(total / measured)));
+      label(section);
+      load(section, page, false);
     }
   }
 

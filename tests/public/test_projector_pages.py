@@ -41,7 +41,7 @@ def test_a_page_load_shows_the_first_page_of_the_default_size(client, national):
     html = client.get("/events/national/projector/").content.decode()
     assert ranks(html) == list(range(1, projector.PROJECTOR_ROWS + 1))
     shown = section(html)
-    assert (shown["page"], shown["pages"], shown["per"]) == ("1", "3", "20")
+    assert (shown["page"], shown["pages"], shown["per"], shown["total"]) == ("1", "3", "20", "47")
     assert shown["turn-url"] == "/events/national/projector/live/?rows=20"
 
 
