@@ -95,6 +95,21 @@ def make_entries(event: Event, count: int) -> list[Entry]:
     ]
 
 
+def ranked_event(players: int, *, slug: str = "national", name: str = "National Championship"):
+    """An event whose first round is closed with `players` ranked 1 to N (10 points a
+    rank), as a rebuild leaves them: a long leaderboard to page through."""
+    from scoring.models import Standing
+
+    event = make_event(slug=slug, name=name)
+    entries = make_entries(event, players)
+    round_ = Round.objects.create(event=event, number=1, status=Round.Status.CLOSED)
+    Standing.objects.bulk_create(
+        Standing(event=event, round=round_, entry=entry, rank=i, points=10 * i)
+        for i, entry in enumerate(entries, start=1)
+    )
+    return event
+
+
 def named_entries(event: Event, names: list[str]) -> list[Entry]:
     """Entries of players with these names, seeded in this order."""
     entries = make_entries(event, len(names))

@@ -12,10 +12,9 @@ from rest_framework.authtoken.models import Token
 
 from core import services
 from game.rules import HandEntry, SeatEntry
-from scoring.models import Standing
 from tests.browser.waiting import wait_until
-from tests.fixtures import make_entries, make_event, make_round, make_user
-from tournaments.models import Event, Round
+from tests.fixtures import make_entries, make_event, make_round, make_user, ranked_event
+from tournaments.models import Event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -125,13 +124,7 @@ def projector_state(page) -> dict:
 
 
 def test_the_projector_pages_through_a_long_leaderboard(live_server, new_page):
-    event = make_event(slug="national", name="National Championship")
-    entries = make_entries(event, 150)
-    round_ = Round.objects.create(event=event, number=1, status=Round.Status.CLOSED)
-    Standing.objects.bulk_create(
-        Standing(event=event, round=round_, entry=entry, rank=i, points=10 * i)
-        for i, entry in enumerate(entries, start=1)
-    )
+    ranked_event(150)
     page = new_page(1280, 720)
     page.goto(f"{live_server.url}/events/national/projector/?every=1")
     # The page turns by itself every second from the moment it is laid out, so the test

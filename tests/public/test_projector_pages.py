@@ -9,23 +9,15 @@ import re
 import pytest
 
 from public import projector
-from scoring.models import Standing
-from tests.fixtures import make_entries, make_event
-from tournaments.models import Entry, Round
+from tests.fixtures import make_entries, make_event, ranked_event
+from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def national():
-    event = make_event(slug="national", name="National Championship")
-    entries = make_entries(event, 47)
-    round_ = Round.objects.create(event=event, number=1, status=Round.Status.CLOSED)
-    Standing.objects.bulk_create(
-        Standing(event=event, round=round_, entry=entry, rank=i, points=10 * i)
-        for i, entry in enumerate(entries, start=1)
-    )
-    return event
+    return ranked_event(47)
 
 
 def ranks(html: str) -> list[int]:
