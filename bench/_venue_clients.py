@@ -8,6 +8,8 @@ from __future__ import annotations
 import html
 import random
 import re
+import select
+import socket
 import statistics
 import threading
 import time
@@ -26,6 +28,7 @@ PUBLIC_POLL = 3.0  # settings.PUBLIC_POLL_SECONDS
 PROBE = 0.1
 GRACE = 20  # seconds the probe waits, after the run, for the last saves to show
 POLL_URL = re.compile(r'hx-get="([^"]*/live/[^"]*)"')
+PUSH_URL = re.compile(r'data-push="([^"]*)"')
 CONFIRM = re.compile(r'hands/(\d+)/confirm/">(?:(?!</form>).)*?name="version" value="(\d+)"', re.S)
 
 
@@ -94,6 +97,8 @@ class Phone:
     def __init__(self, base: str, stats: Stats, entry: str, code: str):
         self.session, self.stats, self.entry = browser(), stats, entry
         self.base, self.code, self.poll, self.region = base, code, "", ""
+        self.stream: socket.socket | None = None  # the push server's stream, when pushed
+        self.heard = b""
 
     def sign_in(self) -> None:
         self.stats.call(self.session, "sign-in", "GET", f"{self.base}{self.entry}?code={self.code}")
@@ -114,6 +119,38 @@ class Phone:
         elif answer.status_code == 200:
             self.region = answer.text
             self.poll = poll_url(answer.text, self.poll)
+
+    def listen(self, port: int) -> socket.socket | None:
+        """The page's push stream (its data-push address, on the push server at `port`)
+        opened as the browser does; None when the page names none."""
+        found = PUSH_URL.search(self.region)
+        if not found:
+            return None
+        path = html.unescape(found.group(1))
+        try:
+            self.stream = socket.create_connection(("127.0.0.1", port), timeout=30)
+            self.stream.sendall(
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                "Accept: text/event-stream\r\nAccept-Encoding: identity\r\n\r\n".encode()
+            )
+        except OSError:
+            self.stream = None
+        return self.stream
+
+    def told(self) -> bool:
+        """Read what the stream sent: whether it says the table changed (False, and the
+        stream dropped, when it ended: the phone polls again)."""
+        try:
+            data = self.stream.recv(65536)
+        except OSError:
+            data = b""
+        if not data:
+            self.stream.close()
+            self.stream = None
+            return False
+        changed = b"event: changed" in self.heard + data
+        self.heard = data[-16:]
+        return changed
 
     def post(self, kind: str, path: str, data: dict) -> int:
         data = {**data, "csrfmiddlewaretoken": csrf(self.session)}
@@ -158,6 +195,12 @@ def play_table(day: Day, number: int) -> None:
         phone.sign_in()
     day.signed_in.release()
     polls = {seat: time.monotonic() + rng.uniform(0, ENTRY_POLL) for seat in phones}
+    # With the push server (bench/national.py --push), a phone asks only when its
+    # stream says the table changed, and polls as before while it has no stream.
+    push = getattr(day.args, "push_port", None)
+    for seat, phone in phones.items():
+        if push and phone.listen(push) is not None:
+            polls[seat] = float("inf")
     next_hand = time.monotonic() + rng.uniform(0, 20)
     waiting: list | None = None  # [hand, confirming seat, fields, entered at, version]
     confirm_at = None
@@ -169,12 +212,26 @@ def play_table(day: Day, number: int) -> None:
             action = next_hand if info["next"] else float("inf")
         due = min(*polls.values(), action)
         if due > now:
-            time.sleep(max(0, min(due - now, day.stop_at - now)))
+            wait = max(0, min(due - now, day.stop_at - now))
+            streams = {p.stream: seat for seat, p in phones.items() if p.stream is not None}
+            if not streams:
+                time.sleep(wait)
+                continue
+            heard = select.poll()  # not select(): a national bench holds 2,000 sockets
+            for stream in streams:
+                heard.register(stream, select.POLLIN)
+            for fd, _ in heard.poll(wait * 1000):
+                seat = next(s for stream, s in streams.items() if stream.fileno() == fd)
+                if phones[seat].told():
+                    polls[seat] = time.monotonic()
+                elif phones[seat].stream is None:
+                    polls[seat] = time.monotonic() + ENTRY_POLL
             continue
         seat = min(polls, key=polls.get)
         if polls[seat] <= now:
             phones[seat].poll_once()
-            polls[seat] = time.monotonic() + ENTRY_POLL
+            pushed = phones[seat].stream is not None
+            polls[seat] = float("inf") if pushed else time.monotonic() + ENTRY_POLL
             if waiting and seat == waiting[1] and confirm_at is None:
                 confirm_at = confirmable(phones[seat], waiting, rng)
         elif waiting is None:
@@ -316,6 +373,7 @@ def probe(day: Day, baseline: dict) -> None:
                     for _, answered, kind in [p for p in pending if p[0] <= total]:
                         stats.delays[f"{kind} -> standings API"].append(max(0, now - answered))
                         shown.append((version, answered, kind))
+                        day.in_api.append((version, answered, kind))
                     ledger.pending[table] = [p for p in pending if p[0] > total]
         for item in list(shown):
             on_board = [t for v, t in seen if v >= item[0]]
@@ -341,6 +399,9 @@ class Day:
     # Set once every client that saves has stopped: a save answered after the end (a
     # slow answer to a request sent before it) is still looked for.
     saving_done: threading.Event = field(default_factory=threading.Event)
+    # Each save as the probe first found it in the standings API: (the API's version,
+    # when the save was answered, its kind).
+    in_api: list[tuple[int, float, str]] = field(default_factory=list)
 
 
 def table_totals(base: str, event: dict) -> dict[int, int]:

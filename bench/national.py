@@ -13,17 +13,22 @@ signed in:
   its player's code), polling its entry page every ENTRY_POLL_SECONDS; every 20-60 s a
   player enters the table's next hand and another confirms it (`_venue_clients`);
 - a director correcting a confirmed hand on the sheet every few seconds;
-- `--readers` open leaderboards and `--projectors` projectors, each a connection of
-  wrk (`readers.lua`) polling its page's live region every PUBLIC_POLL_SECONDS and
-  following the versions it is given;
+- `--readers` open leaderboards: with `--push` (the default; LIVE_PUSH on, the push
+  server started beside gunicorn) each an open stream of the push server
+  (`push_readers.py`) noting when each version's region reaches it; with `--no-push`
+  each a connection of wrk (`readers.lua`) polling its page's live region every
+  PUBLIC_POLL_SECONDS and following the versions it is given;
+- `--projectors` projectors, polling as the readers do without the push;
 - a probe, every 100 ms: the leaderboard's poll and the standings API, noting when each
   save first shows in each (`_venue_clients.probe`).
 
-Printed: each kind of request's p50/p95/p99/max, the readers' and projectors' from wrk;
-a save's answer to the standings API and to the leaderboard's poll (the moment an open
-page's next poll brings it; an open page asks every PUBLIC_POLL_SECONDS, which adds up
-to that much again); the requests over 2 s; the CPU each process took and what was left
-of the machine's cores.
+Printed: each kind of request's p50/p95/p99/max, the polling readers' and projectors'
+from wrk; a save's answer to the standings API and to the leaderboard's poll (the
+moment an open page's next poll brings it; an open page asks every
+PUBLIC_POLL_SECONDS, which adds up to that much again); with the push, a save's answer
+to each open page's receiving it, over every (save, page) and for the last page of each
+save; the requests over 2 s; the CPU each process took and what was left of the
+machine's cores.
 
     BENCH_DATABASE_URL=postgres://... .venv/bin/python bench/national.py [--seconds 120]
 """
@@ -31,10 +36,12 @@ of the machine's cores.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import resource
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -53,11 +60,13 @@ from _venue_clients import (
     probe,
     table_totals,
 )
-from venue import cpu_seconds, make_event, serve
+from venue import cpu_seconds, free_port, make_event, serve
 
 SLUG = "national-day"
 LOG = "/tmp/kalooki-bench-national.log"
 READERS = ROOT / "bench" / "readers.lua"
+PUSH_READERS = ROOT / "bench" / "push_readers.py"
+PUSHED = "/tmp/kalooki-bench-national-pushed.json"
 LIMIT = 2.0  # seconds: no request above it
 
 
@@ -91,6 +100,55 @@ def open_pages(base: str, page: str, count: int, seconds: float) -> subprocess.P
     return subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
 
 
+def process_cpu(pid: int) -> float:
+    """CPU seconds one process has taken so far (/proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pushed_pages(base: str, port: int, page: str, count: int, seconds: float) -> subprocess.Popen:
+    """`count` open pages of `page` on the push server at `port`, for `seconds`, as one
+    process (`push_readers.py`)."""
+    first = requests.get(base + page, headers={"Accept-Language": "en"}, timeout=60)
+    found = re.search(r'data-push="([^"]*)"', first.text)
+    if not found:
+        raise RuntimeError("the leaderboard names no push address: is LIVE_PUSH on?")
+    path = found.group(1).replace("&amp;", "&")
+    args = [sys.executable, str(PUSH_READERS), "127.0.0.1", str(port), path, str(count)]
+    return subprocess.Popen([*args, str(seconds), PUSHED])
+
+
+def push_figures(process: subprocess.Popen, in_api: list) -> dict:
+    """What the open pages were sent: how long after each save's answer each page open
+    by then had a region showing it, over every (save, page) and for each save's last
+    page."""
+    process.wait(timeout=120)
+    found = json.loads(Path(PUSHED).read_text())
+    every, last, missed = [], [], 0
+    for version, answered, _ in in_api:
+        reached = []
+        for opened in found["pages"]:
+            if opened["connected"] is None or opened["connected"] > answered:
+                continue  # not open yet when the save was answered
+            at = next((t for v, t in opened["shown"] if v >= version), None)
+            if at is None:
+                missed += 1
+            else:
+                reached.append(max(0.0, at - answered))
+        every += reached
+        if reached:
+            last.append(max(reached))
+    return {
+        "pages": len(found["pages"]),
+        "connected": found["connect"],
+        "errors": found["errors"],
+        "regions": sum(len(opened["shown"]) for opened in found["pages"]),
+        "every": every,
+        "last": last,
+        "missed": missed,
+    }
+
+
 def wrk_figures(process: subprocess.Popen) -> dict[str, float]:
     out = process.communicate(timeout=120)[0]
     found = re.search(r"READERS (.*)", out)
@@ -111,6 +169,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--director-every", type=float, default=5, help="seconds, about")
     parser.add_argument("--warm-up", type=float, default=30, help="phones sign in over this")
+    parser.add_argument(
+        "--push",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the open leaderboards on the push server (LIVE_PUSH), not polling",
+    )
     args = parser.parse_args()
     print(f"$ {command_line()}")
     # The site's own settings in this process too (the director's password hashed as
@@ -121,17 +185,22 @@ def main() -> None:
     # Made once and reused: each run plays a few of the round's hands, and leaves
     # thousands to the next.
     event = make_event(args.rounds, args.players, SLUG, "National championship")
-    entering = dict(sorted(event["tables"].items())[: args.tables])
+    # The tables with the most hands left to play (each run plays some).
+    left = sorted(event["tables"].items(), key=lambda item: (-len(item[1]["next"]), item[0]))
+    entering = dict(sorted(left[: args.tables]))
     event = {**event, "tables": entering}
     redis = "redis://127.0.0.1:6379/11"
     subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=True, capture_output=True)
     env = national_env(url, "redis://127.0.0.1:6379/10", redis)
+    args.push_port = free_port() if args.push else None
+    env["LIVE_PUSH"] = "1" if args.push else "0"
     server, port = serve(
         env,
         LOG,
         web_workers=args.web_workers,
         threads=args.threads,
-        only="web,worker,beat,standby",
+        only="web,worker,beat,standby" + (",push" if args.push else ""),
+        extra=("--push-bind", f"127.0.0.1:{args.push_port}") if args.push else (),
     )
     try:
         run(args, f"http://127.0.0.1:{port}", event, server.pid)
@@ -154,7 +223,12 @@ def run(args, base: str, event: dict, server: int) -> None:
     time.sleep(5)
     day.stop_at = time.monotonic() + args.seconds
     day.stats.measuring = True
-    readers = open_pages(base, f"/events/{SLUG}/", args.readers, args.seconds)
+    if args.push:
+        readers = pushed_pages(
+            base, args.push_port, f"/events/{SLUG}/", args.readers, args.seconds + 15
+        )
+    else:
+        readers = open_pages(base, f"/events/{SLUG}/", args.readers, args.seconds)
     projectors = open_pages(base, f"/events/{SLUG}/projector/", args.projectors, args.seconds)
     load_before = Path("/proc/loadavg").read_text().strip()
     server_before, machine_before = cpu_seconds(server), machine_cpu()
@@ -162,10 +236,9 @@ def run(args, base: str, event: dict, server: int) -> None:
     for thread in [*tables, *others]:
         thread.join()
     day.saving_done.set()
-    screens = {
-        "leaderboard (wrk)": wrk_figures(readers),
-        "projector (wrk)": wrk_figures(projectors),
-    }
+    screens = {"projector (wrk)": wrk_figures(projectors)}
+    if not args.push:
+        screens["leaderboard (wrk)"] = wrk_figures(readers)
     played = time.monotonic() - began
     own = os.times()
     used = {k: v - server_before.get(k, 0) for k, v in cpu_seconds(server).items()}
@@ -173,13 +246,18 @@ def run(args, base: str, event: dict, server: int) -> None:
     used["machine, busy"], used["machine, idle"] = busy, idle
     used["bench's Python clients"] = (own.user + own.system) - (own_before.user + own_before.system)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    used["wrk (readers)"] = children.ru_utime + children.ru_stime
+    used["wrk"] = children.ru_utime + children.ru_stime
+    if args.push:
+        used["push readers"] = process_cpu(readers.pid)
     day.stats.measuring = False
     watcher.join()
-    report(args, day, played, load_before, used, screens)
+    pushed = push_figures(readers, day.in_api) if args.push else None
+    report(args, day, played, load_before, used, screens, pushed)
 
 
-def report(args, day: Day, played: float, load: str, used: dict, screens: dict) -> None:
+def report(
+    args, day: Day, played: float, load: str, used: dict, screens: dict, pushed: dict | None
+) -> None:
     stats = day.stats
     writes = sum(len(stats.times[k]) for k in ("propose", "confirm", "director save"))
     print(
@@ -223,6 +301,17 @@ def report(args, day: Day, played: float, load: str, used: dict, screens: dict) 
     for kind in sorted(stats.delays):
         values = stats.delays[kind]
         print(f"  {kind:<28} {percentiles(values)}")
+    if pushed:
+        print(
+            f"open leaderboards on the push server: {pushed['pages']} pages, "
+            f"{len(pushed['connected'])} connected "
+            f"(first byte {percentiles(pushed['connected'])}), "
+            f"{pushed['regions']} regions received; errors: {pushed['errors'][:5] or 'none'}"
+            f" ({len(pushed['errors'])})"
+        )
+        print(f"  save -> every open page      {percentiles(pushed['every'])}")
+        print(f"  save -> its last open page   {percentiles(pushed['last'])}")
+        print(f"  (save, page) never reached before the end: {pushed['missed']}")
     left = sum(len(p) for p in day.ledger.pending.values())
     print(f"  saves never seen in the standings API: {left}")
     bad = {

@@ -139,7 +139,7 @@ def venue_env(url: str) -> dict[str, str]:
 
 
 def serve(
-    env: dict, log: str, *, web_workers: int, threads: int, only: str
+    env: dict, log: str, *, web_workers: int, threads: int, only: str, extra: tuple = ()
 ) -> tuple[subprocess.Popen, int]:
     """The static files collected, then `manage.py run_processes` (`only` those
     programs) on a free port of 127.0.0.1: the process and its port, once it listens."""
@@ -151,6 +151,7 @@ def serve(
         [
             *(*manage, "run_processes", "--bind", f"127.0.0.1:{port}"),
             *("--web-workers", str(web_workers), "--threads", str(threads), "--only", only),
+            *extra,
         ],
         env,
         log,

@@ -206,6 +206,10 @@ TABLE_CODE_WINDOW = envint("TABLE_CODE_WINDOW", 600)
 # the players' entries ask for news; and how long a venue screen goes without an answer
 # before it says it is showing old data (static/public/clock.js).
 PUBLIC_POLL_SECONDS = 3
+# Open leaderboards are sent each new version by the push server (public/push.py) at
+# their address's live/push/, which a proxy in front routes to it (README, "Deploy").
+# Off: they poll. Needs a shared cache (CACHE_URL) for the announcements to reach it.
+LIVE_PUSH = envbool("LIVE_PUSH", False)
 ENTRY_POLL_SECONDS = 3
 DIRECTOR_ENTRIES_POLL_SECONDS = 5
 SCREEN_STALE_SECONDS = 10

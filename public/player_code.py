@@ -11,6 +11,7 @@ from django.urls import reverse
 from core import selectors, services
 from core.errors import Missing, ServiceError
 from core.table_entry import codes
+from public import live
 from tournaments.models import Seat, Table
 
 COOKIE = "kalooki_player_code"
@@ -23,7 +24,10 @@ def table_of_code(request: HttpRequest, slug: str, number: int, table: int) -> T
     this reader may not see (a private one), the table whose player's code this browser
     keeps (`core.services.open_table`: 404 without it)."""
     try:
-        event = selectors.public_event(request.user, slug)
+        # As a page load takes it: no query while the event is cached at the announced
+        # versions (each phone's request asked the database for it: a sixth of the
+        # players' entry's CPU under a national championship's load, bench/national.py).
+        event = live.lookup(request.user, slug)[0]
     except Missing:
         try:
             return opened_by_code(request, slug, number, table, cookie_code(request), proven=True)

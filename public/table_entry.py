@@ -148,6 +148,9 @@ def region_context(
         "why_read_only": read_only_reason(table),
         "entry_url": table_entry_url(table),
         "poll_url": f"{table_entry_url(table)}live/?s={signature}",
+        # The push server tells the page when the table changes (public/push.py): it
+        # then polls once rather than every few seconds.
+        "push_url": settings.LIVE_PUSH and f"{table_entry_url(table)}live/push/?s={signature}",
         "poll_seconds": settings.ENTRY_POLL_SECONDS,
     }
 

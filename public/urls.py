@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from public import projector, ratings, series, table_entry, views
+from public import projector, push, ratings, series, table_entry, views
 
 event = "events/<slug:slug>/"
 round_ = event + "rounds/<int:number>/"
@@ -18,6 +18,8 @@ urlpatterns = [
     path("events/", views.events, name="public-events"),
     path(event, views.event_page, name="public-event"),
     path(event + "live/", views.event_live, name="public-event-live"),
+    # Answered by the push server (public/push.py) before Django: named for `reverse`.
+    path(event + "live/push/", push.not_here, name="public-event-push"),
     path(event + "projector/", projector.projector, name="public-projector"),
     path(event + "projector/live/", projector.projector_live, name="public-projector-live"),
     path(round_, views.round_page, name="public-round"),
@@ -27,6 +29,7 @@ urlpatterns = [
     path(event + "enter/", table_entry.find_table, name="public-enter"),
     path(table + "enter/", table_entry.table_page, name="public-table-entry"),
     path(table + "enter/live/", table_entry.table_live, name="public-table-entry-live"),
+    path(table + "enter/live/push/", push.not_here, name="public-table-entry-push"),
     path(table + "enter/leave/", table_entry.leave, name="public-table-entry-leave"),
     path(hand, table_entry.propose, name="public-table-entry-propose"),
     path(hand + "confirm/", table_entry.confirm, name="public-table-entry-confirm"),

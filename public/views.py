@@ -31,8 +31,8 @@ from django.utils import timezone
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.text import compress_string
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
@@ -155,6 +155,10 @@ def board_context(event: Event, board: selectors.Board, page: int, search: str) 
         "matches": len(rows),
         "poll_url": poll_url("public-event-live", [event.slug], event, page=page, q=search),
         "poll_seconds": settings.PUBLIC_POLL_SECONDS,
+        # A search's rows are the searcher's own: polled, never pushed.
+        "push_url": settings.LIVE_PUSH
+        and not search
+        and poll_url("public-event-push", [event.slug], event, page=page, lang=get_language()),
         "page_url": reverse("public-event", args=[event.slug]),
         **screen_context(event),
     }

@@ -96,6 +96,18 @@
     tick();
   });
 
+  // The server's time as a pushed message tells it (static/public/push.js): no round
+  // trip to measure, so the message's own time, sent a moment before it arrived.
+  document.addEventListener("kalooki:server-time", function (event) {
+    lastAnswer = Date.now();
+    if (!event.detail) return;
+    samples.push({ trip: 0, offset: event.detail - lastAnswer });
+    if (samples.length > SAMPLES) samples.shift();
+    offset = samples.reduce(function (a, b) { return b.trip < a.trip ? b : a; }).offset;
+    tick();
+    stampAsOf();
+  });
+
   // --- No polls while hidden -----------------------------------------------------------
   var skipped = []; // the live regions that let a poll go while the page was hidden
 

@@ -110,3 +110,21 @@ def test_the_web_server_gives_way_to_the_worker_beside_it(monkeypatch, settings,
         assert run_processes.WEB_NICENESS > 0
     else:
         assert niceness == {"web": 0, "standby": 0}
+
+
+@pytest.mark.parametrize("push", [True, False], ids=["push", "polling"])
+def test_the_push_server_runs_beside_gunicorn_only_when_the_pages_use_it(
+    monkeypatch, settings, push
+):
+    """With LIVE_PUSH on, uvicorn serves the streams on --push-bind; off, no page asks
+    for one and no push server runs."""
+    monkeypatch.setattr(run_processes, "Supervisor", Captured)
+    settings.LIVE_PUSH = push
+    call_command("run_processes", "--push-bind", "127.0.0.1:8123")
+    programs = {program.name: program.args for program in Captured.programs}
+    assert ("push" in programs) is push
+    assert "web" in programs and "standby" in programs
+    if push:
+        args = programs["push"]
+        assert args[1:4] == ["-m", "uvicorn", "kalooki_site.asgi:application"]
+        assert args[args.index("--host") + 1 :][:3] == ["127.0.0.1", "--port", "8123"]

@@ -9,7 +9,9 @@
   REBUILD_HERE_AFTER_SECONDS (`manage.py rebuild_overdue`), so the standings come
   right even while no worker can take jobs;
 - publisher: publishes each event set to publish to its site (`manage.py
-  publish_event --all`, `core.publishing`).
+  publish_event --all`, `core.publishing`);
+- push: with LIVE_PUSH on, uvicorn on `--push-bind`, sending each new version to the
+  open leaderboards (`public.push`; a proxy in front routes their streams to it).
 
 Without CELERY_BROKER_URL (the embedded default) the jobs run in the web process and
 there is no worker or beat to run.
@@ -24,7 +26,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from core.processes.supervisor import Program, Supervisor
 
-PROGRAMS = ("web", "worker", "beat", "standby", "publisher")
+PROGRAMS = ("web", "worker", "beat", "standby", "publisher", "push")
 # Seconds a web worker keeps an idle connection: a little longer than the live pages'
 # polls are apart.
 KEEP_ALIVE = max(settings.PUBLIC_POLL_SECONDS, settings.ENTRY_POLL_SECONDS) + 2
@@ -37,9 +39,15 @@ WEB_NICENESS = 5
 
 
 def programs(
-    *, bind: str, web_workers: int, threads: int, worker_concurrency: int
+    *,
+    bind: str,
+    web_workers: int,
+    threads: int,
+    worker_concurrency: int,
+    push_bind: str = "127.0.0.1:8001",
 ) -> dict[str, list[str]]:
     python = sys.executable
+    push_host, _, push_port = push_bind.rpartition(":")
     celery = [python, "-m", "celery", "-A", "kalooki_site"]
     return {
         "web": [
@@ -72,6 +80,13 @@ def programs(
         # Sends the changes of every event set to publish to its site (a venue install;
         # with none set, it only looks now and then).
         "publisher": [python, str(settings.BASE_DIR / "manage.py"), "publish_event", "--all"],
+        # One process, one event loop: every open leaderboard's stream is a coroutine,
+        # not a thread.
+        "push": [
+            *(python, "-m", "uvicorn", "kalooki_site.asgi:application"),
+            *("--host", push_host, "--port", push_port, "--lifespan", "off"),
+            *("--no-access-log", "--timeout-keep-alive", str(KEEP_ALIVE)),
+        ],
     }
 
 
@@ -86,12 +101,17 @@ class Command(BaseCommand):
         parser.add_argument("--threads", type=int, default=8, help="threads per web worker")
         parser.add_argument("--worker-concurrency", type=int, default=2)
         parser.add_argument(
+            "--push-bind", default="127.0.0.1:8001", help="the push server's address"
+        )
+        parser.add_argument(
             "--only",
             default=",".join(PROGRAMS),
             help=f"which to run, comma-separated (default: all of {', '.join(PROGRAMS)})",
         )
 
-    def handle(self, *args, bind, web_workers, threads, worker_concurrency, only, **options):
+    def handle(
+        self, *args, bind, web_workers, threads, worker_concurrency, push_bind, only, **options
+    ):
         wanted = [name.strip() for name in only.split(",") if name.strip()]
         unknown = sorted(set(wanted) - set(PROGRAMS))
         if unknown or not wanted:
@@ -101,11 +121,16 @@ class Command(BaseCommand):
             self.stderr.write(
                 "No CELERY_BROKER_URL: jobs run in the web process; no worker or beat."
             )
+        if not settings.LIVE_PUSH and "push" in wanted:
+            wanted.remove("push")
+            if only != ",".join(PROGRAMS):
+                self.stderr.write("LIVE_PUSH is off: the leaderboards poll; no push server.")
         commands = programs(
             bind=bind,
             web_workers=web_workers,
             threads=threads,
             worker_concurrency=worker_concurrency,
+            push_bind=push_bind,
         )
         niceness = {"web": WEB_NICENESS} if "worker" in wanted else {}
         Supervisor(
