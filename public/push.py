@@ -72,7 +72,10 @@ RECHECK_SECONDS = 2.0  # how often the database is asked what the cache cannot s
 KEEP_ALIVE_SECONDS = settings.SCREEN_STALE_SECONDS / 2
 CONNECTION_SECONDS = 600.0
 RETRY_MS = 3000  # how long a browser waits before opening a broken stream again
+# The stream never ends with a final block and the gzip trailer: it ends when the page
+# goes (or after CONNECTION_SECONDS, and browsers take a gzip body cut short as read).
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # no name, no time, unknown OS
+LINE_BREAK = re.compile(r"\r\n|\r|\n")  # each ends a data line, as a browser reads them
 
 
 def deflated(text: str) -> bytes:
@@ -87,7 +90,7 @@ def sse(name: str, data: str, ident: str | None = None) -> str:
     lines = [f"event: {name}"]
     if ident is not None:
         lines.append(f"id: {ident}")
-    lines += [f"data: {line}" for line in data.split("\n")]
+    lines += [f"data: {line}" for line in LINE_BREAK.split(data)]
     return "\n".join(lines) + "\n\n"
 
 
@@ -125,6 +128,9 @@ class Channel:
     pages: set[Page] = field(default_factory=set)
     sent: str | None = None
     message: str = ""
+    # The announced versions it was last rendered for, and when: a render that found
+    # older ones (a copy of the event a moment behind) is tried again, now and then.
+    tried: tuple[str | None, float] = (None, 0.0)
 
     def send(self, ident: str, message: str) -> None:
         self.sent, self.message = ident, message
@@ -159,6 +165,7 @@ def board_message(slug: str, page: int, language: str) -> tuple[str, str]:
     """The leaderboard's live region as its poll answers it, as a message, and its id
     (the versions it shows); 404 once the event is no longer public."""
     close_old_connections()  # a pool thread's connection, as a request's would be
+    caching.ANNOUNCED.forget(slug)  # the versions as announced now, not a moment ago
     with translation.override(language):
         event = live.lookup(AnonymousUser(), slug)[0]
         if not event.public:
@@ -206,13 +213,20 @@ def signatures(slug: str, tables: list[tuple[int, int]]) -> tuple[tuple | None, 
 
 
 async def refresh_boards(watch: Watch, versions: tuple | None) -> None:
-    """Render each leaderboard channel whose versions moved from what it was sent (or
-    when none are announced), and send it."""
+    """Render each leaderboard channel whose announced versions are not what it was sent
+    (once per announcement, and again every RECHECK_SECONDS while a render finds other
+    versions), and send what moved. With none announced, each is rendered (the caller
+    asks every RECHECK_SECONDS)."""
+    announced = None
+    if versions is not None and versions[0][1] is True:
+        announced = f"{versions[0][0]}.{versions[1]}"
     for key, channel in list(watch.channels.items()):
         if key[0] != "board" or not channel.pages:
             continue
-        announced = versions is not None and versions[0][1] is True
-        if announced and f"{versions[0][0]}.{versions[1]}" == channel.sent:
+        if announced is not None and announced == channel.sent:
+            continue
+        recent = time.monotonic() - channel.tried[1] < RECHECK_SECONDS
+        if announced is not None and announced == channel.tried[0] and recent:
             continue
         try:
             ident, message = await sync_to_async(board_message, thread_sensitive=False)(
@@ -221,6 +235,7 @@ async def refresh_boards(watch: Watch, versions: tuple | None) -> None:
         except (Http404, Missing):
             channel.close()
             continue
+        channel.tried = (announced, time.monotonic())
         if ident != channel.sent:
             channel.send(ident, message)
 
@@ -228,7 +243,6 @@ async def refresh_boards(watch: Watch, versions: tuple | None) -> None:
 async def look(watch: Watch) -> None:
     """While the event has open pages: read the cache for them every LOOK_SECONDS and
     send whatever moved."""
-    seen: tuple | None = None
     asked = 0.0
     while True:
         for key, channel in list(watch.channels.items()):
@@ -259,14 +273,12 @@ async def look(watch: Watch) -> None:
                         channel.close()  # no longer public: they poll, and are told so
                 if signature is not None and signature != channel.sent:
                     channel.send(signature, table_message(signature))
-            if versions != seen or (versions is None and recheck):
-                seen = versions
+            if versions is not None or recheck:
                 await refresh_boards(watch, versions)
             if recheck:
                 asked = time.monotonic()
         except Exception:  # a cache or database outage: the pages wait, the loop goes on
             log.exception("push: what the pages of %s show could not be read", watch.slug)
-            seen = None
         await asyncio.sleep(LOOK_SECONDS)
 
 
@@ -274,11 +286,16 @@ async def join(slug: str, key: tuple, build: Callable[[], tuple[str, str]], page
     """Add an open page to its channel (looked after from now on) and send it what the
     channel was sent, or `build` for the first page (one build at a time per channel: a
     crowd opening the page waits for the first one's)."""
-    watch = WATCHES.get(slug)
-    if watch is None or watch.task is None or watch.task.done():
-        watch = WATCHES[slug] = Watch(slug)
-        watch.task = asyncio.get_running_loop().create_task(look(watch))
-    while (channel := watch.channels.get(key)) is None or channel.sent is None:
+    while True:
+        # Looked up again after every wait: the task may have ended meanwhile (no page
+        # left while a first build failed), and a page must join a watched channel.
+        watch = WATCHES.get(slug)
+        if watch is None or watch.task is None or watch.task.done():
+            watch = WATCHES[slug] = Watch(slug)
+            watch.task = asyncio.get_running_loop().create_task(look(watch))
+        channel = watch.channels.get(key)
+        if channel is not None and channel.sent is not None:
+            break
         opening = watch.opening.get(key)
         if opening is not None:
             await asyncio.shield(opening)
@@ -333,6 +350,8 @@ def topic(found: dict[str, str], query: dict[str, list[str]]) -> tuple[tuple, Ca
     language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
     number = query.get("page", ["1"])[0]
     number = max(1, int(number)) if number.isascii() and number.isdigit() and len(number) < 6 else 1
+    if number > views.MAX_CACHED_PAGE:  # a long tail: those pages poll (bounded channels)
+        raise Http404
     return ("board", number, language), lambda: board_message(slug, number, language)
 
 
@@ -361,9 +380,9 @@ async def stream(scope, receive, send, found: dict[str, str]) -> None:
         await answer(send, 400, "Bad Request: the host is not this site's")
         return
     query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    key, build = topic(found, query)
     page = Page(bool(views.ACCEPTS_GZIP.search(headers.get(b"accept-encoding", ""))))
     try:
+        key, build = topic(found, query)
         channel = await join(found["slug"], key, build, page)
     except (Http404, Missing):
         await answer(send, 404, "Not Found")
@@ -380,6 +399,11 @@ async def stream(scope, receive, send, found: dict[str, str]) -> None:
     ]
     if page.gzip:
         response.append((b"content-encoding", b"gzip"))
+    if scope["method"] == "HEAD":  # the headers alone
+        channel.pages.discard(page)
+        await send({"type": "http.response.start", "status": 200, "headers": response})
+        await send({"type": "http.response.body", "body": b""})
+        return
     gone = asyncio.get_running_loop().create_task(went(receive, page))
     try:
         await send({"type": "http.response.start", "status": 200, "headers": response})

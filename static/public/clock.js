@@ -103,7 +103,11 @@
     if (!event.detail) return;
     samples.push({ trip: 0, offset: event.detail - lastAnswer });
     if (samples.length > SAMPLES) samples.shift();
-    offset = samples.reduce(function (a, b) { return b.trip < a.trip ? b : a; }).offset;
+    // A pushed time only ever arrives late (queued), which lowers its offset: of those,
+    // the largest is the nearest.
+    offset = samples.reduce(function (a, b) {
+      return b.trip < a.trip || (b.trip === a.trip && b.offset > a.offset) ? b : a;
+    }).offset;
     tick();
     stampAsOf();
   });

@@ -73,13 +73,13 @@ class Reader:
     """One open page's stream through the push server's ASGI application, read as it
     comes (gzip undone when asked for); closing it is the connection closing."""
 
-    def __init__(self, path: str, headers: dict[str, str]) -> None:
+    def __init__(self, path: str, headers: dict[str, str], method: str = "GET") -> None:
         address, _, query = path.partition("?")
         scope = {
             "type": "http",
             "asgi": {"version": "3.0"},
             "http_version": "1.1",
-            "method": "GET",
+            "method": method,
             "scheme": "http",
             "path": address,
             "raw_path": address.encode(),
@@ -296,5 +296,54 @@ def test_a_table_whose_event_is_made_private_ends_its_phones_streams(monkeypatch
             assert b"changed" not in message["body"]  # only the time, until it ends
         assert message == {"type": "http.response.body", "body": b"", "more_body": False}
         assert (await Reader(address, {"host": "testserver"}).start())[0] == 404
+
+    run(day())
+
+
+def test_a_head_request_is_answered_with_the_headers_alone_and_far_pages_poll(event):
+    async def day():
+        head = Reader(f"/events/{event.slug}/live/push/", {"host": "testserver"}, "HEAD")
+        status, headers = await head.start()
+        assert status == 200 and headers["content-type"].startswith("text/event-stream")
+        assert await asyncio.wait_for(head.sent.get(), 5) == {
+            "type": "http.response.body",
+            "body": b"",
+        }
+        far = Reader(f"/events/{event.slug}/live/push/?page=51", {"host": "testserver"})
+        assert (await far.start())[0] == 404  # past the cached pages: polled, not pushed
+
+    run(day())
+
+
+def test_every_line_break_of_a_message_starts_a_data_line():
+    text = push.sse("region", "one\r\ntwo\rthree\nfour", "3.1")
+    assert text == ("event: region\nid: 3.1\ndata: one\ndata: two\ndata: three\ndata: four\n\n")
+    assert messages(text)[0]["data"] == "one\ntwo\nthree\nfour"
+
+
+def test_a_render_that_found_older_versions_is_tried_again(event, monkeypatch):
+    """A copy of the event a moment behind the announcement renders the old region:
+    the channel is not left there (its pages hold their polls back)."""
+    calls = []
+    real = push.board_message
+
+    def behind_once(*args):
+        calls.append(args)
+        ident, message = real(*args)
+        if len(calls) == 2:  # the first render after the new announcement: the old one
+            return f"{event.standings_version}.{event.screen_version}", "stale"
+        return ident, message
+
+    monkeypatch.setattr(push, "board_message", behind_once)
+    monkeypatch.setattr(push, "RECHECK_SECONDS", 0.3)
+
+    async def day():
+        page = await open_page(event, gzip=False)
+        await page.next()
+        await sync_to_async(record)(event, 2)
+        region = await page.region(timeout=5)
+        assert shown(region)[0] == event.standings_version + 1
+        assert len(calls) >= 3  # rendered again after the stale one
+        await page.close()
 
     run(day())
