@@ -6,6 +6,7 @@ where the push address is not served (WSGI: 404) the same page polls as before."
 
 from __future__ import annotations
 
+import gc
 import socket
 import threading
 import time
@@ -18,6 +19,7 @@ from playwright.sync_api import expect
 
 from core import services
 from game.rules import HandEntry, SeatEntry
+from public import push
 from public.push import Router
 from tests.browser.test_public_live import LIVE_TIMEOUT, kingston  # noqa: F401 (a fixture)
 from tests.browser.test_table_entry import PHONE, enter_hand
@@ -50,7 +52,12 @@ def asgi_server(settings):
     yield f"http://127.0.0.1:{listening.getsockname()[1]}"
     server.should_exit = True
     thread.join(10)
+    assert not thread.is_alive(), "uvicorn did not stop"
     listening.close()
+    push.WATCHES.clear()
+    # The server's threads' database connections closed now, before the flush, not at
+    # a later collection (an open one can hold a read lock on the in-memory database).
+    gc.collect()
 
 
 def hand_two(event: Event) -> None:
