@@ -420,13 +420,25 @@ def table_signature_cached(slug: str, number: int, table_number: int) -> str | N
     screen version (its settings, the field, a round closed or reopened, a publication
     applied), for a public event. Not the standings version: a hand recorded at another
     table changes nothing this region shows. None when the cache cannot say."""
-    version_at, screen_at = version_key(slug), screen_key(slug)
-    stamp_at = table_key(slug, number, table_number)
-    found = cache.get_many([version_at, screen_at, stamp_at])
-    version, screen, stamp = found.get(version_at), found.get(screen_at), found.get(stamp_at)
-    if version is None or version[1] is not True or screen is None or stamp is None:
-        return None
-    return f"{screen}.{stamp}"
+    return table_signatures_cached(slug, [(number, table_number)])[1][(number, table_number)]
+
+
+def table_signatures_cached(
+    slug: str, tables: list[tuple[int, int]]
+) -> tuple[tuple | None, dict[tuple[int, int], str | None]]:
+    """The event's announced versions ((standings, public), screen; None unless both
+    are there) and the signature of each (round, table) as `table_signature_cached`
+    reads it: one round trip, whatever the number of tables (the push server's, for
+    every open table of an event)."""
+    keys = [version_key(slug), screen_key(slug), *(table_key(slug, *t) for t in tables)]
+    found = cache.get_many(keys)
+    standings, screen = found.get(keys[0]), found.get(keys[1])
+    versions = None if standings is None or screen is None else (standings, screen)
+    public = versions is not None and standings[1] is True
+    return versions, {
+        table: f"{screen}.{found[key]}" if public and key in found else None
+        for table, key in zip(tables, keys[2:], strict=True)
+    }
 
 
 def table_signature(table: Table) -> str:

@@ -53,7 +53,6 @@ from urllib.parse import parse_qs
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
 from django.db import close_old_connections
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port, validate_host
@@ -194,21 +193,6 @@ def table_signature(slug: str, round_number: int, table: int) -> tuple[str, str]
     return signature, table_message(signature)
 
 
-def signatures(slug: str, tables: list[tuple[int, int]]) -> tuple[tuple | None, dict]:
-    """The event's announced versions ((standings, public), screen) and each open
-    table's signature (None where the cache cannot say): one round trip."""
-    keys = [caching.version_key(slug), caching.screen_key(slug)]
-    keys += [caching.table_key(slug, *table) for table in tables]
-    found = cache.get_many(keys)
-    standings, screen = found.get(keys[0]), found.get(keys[1])
-    versions = None if standings is None or screen is None else (standings, screen)
-    public = versions is not None and standings[1] is True
-    return versions, {
-        table: f"{screen}.{found[key]}" if public and key in found else None
-        for table, key in zip(tables, keys[2:], strict=True)
-    }
-
-
 # --- Reading the cache for an event's open pages -----------------------------------------
 
 
@@ -254,9 +238,9 @@ async def look(watch: Watch) -> None:
             return
         tables = [key[1:] for key in watch.channels if key[0] == "table"]
         try:
-            versions, stamps = await sync_to_async(signatures, thread_sensitive=False)(
-                watch.slug, tables
-            )
+            versions, stamps = await sync_to_async(
+                caching.table_signatures_cached, thread_sensitive=False
+            )(watch.slug, tables)
             # What the cache cannot say (no version announced: a page load's is kept
             # only for seconds) is asked of the database, as a poll would, now and then.
             recheck = time.monotonic() - asked > RECHECK_SECONDS
@@ -348,8 +332,7 @@ def topic(found: dict[str, str], query: dict[str, list[str]]) -> tuple[tuple, Ca
         return ("table", *table), lambda: table_signature(slug, *table)
     language = query.get("lang", [""])[0]
     language = language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
-    number = query.get("page", ["1"])[0]
-    number = max(1, int(number)) if number.isascii() and number.isdigit() and len(number) < 6 else 1
+    number = views.number_of(query.get("page", [""])[0], 1) or 1
     if number > views.MAX_CACHED_PAGE:  # a long tail: those pages poll (bounded channels)
         raise Http404
     return ("board", number, language), lambda: board_message(slug, number, language)

@@ -53,7 +53,11 @@ MAX_CACHED_PAGE = 50
 
 
 def number_param(request: HttpRequest, name: str, default: int | None = None) -> int | None:
-    value = request.GET.get(name, "")
+    return number_of(request.GET.get(name, ""), default)
+
+
+def number_of(value: str, default: int | None = None) -> int | None:
+    """A query's whole number as typed (ASCII digits, not too long), else `default`."""
     return int(value) if value.isascii() and value.isdigit() and len(value) < 10 else default
 
 

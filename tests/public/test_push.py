@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
 
@@ -206,7 +207,7 @@ def test_the_time_comes_between_regions_so_the_page_knows_it_is_live(event, monk
         await page.next()
         times = await page.next(timeout=2)
         assert [m["event"] for m in times] == ["time"]
-        assert abs(int(times[0]["data"]) / 1000 - __import__("time").time()) < 5
+        assert abs(int(times[0]["data"]) / 1000 - time.time()) < 5
         await page.close()
 
     run(day())
