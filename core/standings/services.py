@@ -27,7 +27,7 @@ from core.caching import announce_version
 from core.common import the_row
 from core.hands import set_totals
 from core.standings import rebuild as read
-from core.standings.selectors import standings_after
+from core.standings.document import keep_rebuilt
 from core.standings.stored import (
     WRITTEN,
     StoredRow,
@@ -138,10 +138,11 @@ def rebuild(
     in_full = full or not set_totals.is_kept(event.pk)
     sets, base = read_sets(event, round_, in_full=in_full, full=full)
     closed = read.latest_closed(event, up_to=round_.number)
+    entries, players = read.entries(event)
     ranked = ranking.rank_standings(
         format=event.format,
         sets=sets,
-        entries=read.entry_records(event),
+        entries=entries,
         closed=base.tallies if base else None,
         table_points=event.table_points,
         advance_per_table=event.advance_per_table,
@@ -155,28 +156,26 @@ def rebuild(
     adjusted = merged_notes(base.adjusted if base else None, adjusted_notes(sets))
     previous = read.ranks_after(event, round_.number - 1)
     version = event.standings_version + 1
-    write_changed(
-        event,
-        round_,
-        {
-            r.entry: stored_row(
-                r,
-                notes.get(r.entry, []),
-                movement=previous[r.entry] - r.rank if r.entry in previous else None,
-                adjusted=adjusted.get(r.entry, []),
-            )
-            for r in ranked
-        },
-        version=version,
-    )
+    wanted = {
+        r.entry: stored_row(
+            r,
+            notes.get(r.entry, []),
+            movement=previous[r.entry] - r.rank if r.entry in previous else None,
+            adjusted=adjusted.get(r.entry, []),
+        )
+        for r in ranked
+    }
+    write_changed(event, round_, wanted, version=version)
     Event.objects.filter(pk=event.pk).update(standings_version=F("standings_version") + 1)
     derived.built(background.STANDINGS, event.pk, changes)
     if event.series_id is not None:  # a leg's places move its series' standings
         derived.changed(background.SERIES_STANDINGS, event.series_id, countdown=COLLAPSE_SECONDS)
-    if warm:
+    if warm and round_number is None:
         event.standings_version = version
-        # Before the announcement; a failure to keep it (the cache down) does not stop it.
-        transaction.on_commit(partial(standings_after, event), robust=True)
+        # Made from what was just written, before the announcement; a failure to keep
+        # it (the cache down) does not stop it.
+        keep = partial(keep_rebuilt, event, round_, wanted, players)
+        transaction.on_commit(keep, robust=True)
     announce_version(event, version)  # live pages see it once committed
     return version
 

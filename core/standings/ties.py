@@ -33,15 +33,15 @@ def with_tie_notes(
     if not rows or score_of(event, rows[0]) is None:
         return rows
     label = score_of(event, rows[0])[1]
-    ties = [
-        TieRow(
-            name=row.name,  # as the board shows it: namesakes told apart
-            score=score_of(event, row)[0],
-            keys=tuple(tuple(pair) for pair in keys.get(row.rank) or ()),
-        )
-        for row in rows
-    ]
-    notes = tie_notes(ties, label)
+    notes = tie_notes([tie_row(event, row, keys.get(row.rank)) for row in rows], label)
     return tuple(
         replace(row, tie=note) if note else row for row, note in zip(rows, notes, strict=True)
+    )
+
+
+def tie_row(event: Event, row: Any, keys: Sequence[Sequence[object]] | None) -> TieRow:
+    """What the tie notes compare of a row: its name as the board shows it (namesakes
+    told apart), its score, and its ranking keys as stored."""
+    return TieRow(
+        name=row.name, score=score_of(event, row)[0], keys=tuple(tuple(pair) for pair in keys or ())
     )

@@ -15,6 +15,7 @@ from core import caching
 from core.caching import ANNOUNCED, EVENT_LANGUAGES, ProcessCopies, approximate_bytes
 from core.entries.selectors import NAMESAKES
 from core.pdf import direction
+from core.standings.document import MADE
 from core.standings.rebuild import CLOSED_BASES, CLOSED_SETS, WRITTEN_ROWS
 from game import collation
 from game.ranking import ClosedTally, SetRecord
@@ -30,6 +31,7 @@ SITE_COPIES = [
     CLOSED_BASES,
     CLOSED_SETS,
     WRITTEN_ROWS,
+    MADE,
     NAMESAKES,
     BOARDS,
     GZIPPED,

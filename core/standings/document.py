@@ -1,0 +1,153 @@
+"""The standings document a rebuild keeps for the pages and the API, made from the rows
+it has just ranked and written rather than read back from the database, and from the
+document it made last wherever a row has not changed (after one hand: the players at
+its table, those they passed, and their neighbours' tie notes).
+
+The document is what `core.standings.selectors.build_standings` would read at the new
+version, row for row (`tests/core/test_standings_document.py` holds them side by side);
+it is built once the rebuild commits and before its version is announced, so a 4,096-
+player field's new version reaches the pages without 0.3-0.4 s of reading and tie
+notes (docs/benchmarks.md, "A national championship, fifth pass").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from core.caching import ProcessCopies, versioned
+from core.entries.selectors import replacements
+from core.standings.selectors import (
+    PlayerRef,
+    StandingRow,
+    Standings,
+    build_standings,
+    labelled_row,
+    player_refs,
+    standing_row,
+    standings_key,
+    withdrawn,
+)
+from core.standings.stored import StoredRow
+from core.standings.ties import score_of, tie_row
+from game.tie_notes import tie_note_at
+from scoring.models import STANDING_FIGURES
+from tournaments.models import Event, Round
+
+
+@dataclass(frozen=True)
+class Made:
+    """A document as its rebuild made it, and what each row was made from."""
+
+    round: int  # the round's id
+    format: str  # the event's: which score ties are told on
+    players: dict[int, tuple]  # entry -> (player id, name, club, country)
+    refs: dict[int, PlayerRef]  # player id -> as the lists name them
+    sources: dict[int, tuple]  # entry -> what its row was made from
+    plain: tuple[StandingRow, ...]  # the rows in rank order, without their tie notes
+    rows: tuple[StandingRow, ...]  # the same with them: the document's
+
+
+# The document the latest rebuild in this process made, by event: at 4,096 players about
+# 0.3 s of a rebuild's 0.6 s is saved by making only its changed rows again
+# (docs/benchmarks.md, "A national championship, fifth pass"). It shares its rows with
+# the rows the rebuild keeps (`core.standings.rebuild.WRITTEN_ROWS`).
+MADE = ProcessCopies(
+    "the standings document the last rebuild made",
+    size=4,
+    why="docs/benchmarks.md: a new version's document made from the rebuild",
+    max_bytes=64 * 2**20,
+)
+
+
+def keep_rebuilt(
+    event: Event, round_: Round, wanted: dict[int, StoredRow], players: dict[int, tuple]
+) -> None:
+    """Once a rebuild commits: the document of its version built from what it wrote
+    (`wanted`: entry -> its row; `players`: entry -> its player) and kept in the cache
+    every web process reads, unless another process built it first."""
+    versioned(standings_key(event), lambda: rebuilt_standings(event, round_, wanted, players))
+
+
+def rebuilt_standings(
+    event: Event, round_: Round, wanted: dict[int, StoredRow], players: dict[int, tuple]
+) -> Standings:
+    """The standings after `round_` (the latest round with standings: the rebuild has
+    just written them) at the event's version, as `build_standings` reads them: 1 query
+    where a row is withdrawn (who replaced them), none otherwise."""
+    if not wanted:  # nothing written: the latest round with standings may be another
+        return build_standings(event, None)
+    before = MADE.get(event.pk)
+    if before is not None and (before.round, before.format) != (round_.pk, event.format):
+        before = None
+    if before is not None and before.players == players:
+        refs = before.refs
+    else:
+        refs = player_refs((pid, name, club) for pid, name, club, _ in players.values())
+    subs = {}
+    if any(withdrawn(row.status) for row in wanted.values()):
+        subs = replacements(event)
+    sources, plain, keys = {}, [], []
+    for entry, stored in sorted(wanted.items(), key=lambda item: item[1].rank):
+        pid = players[entry][0]
+        source = (stored, players[entry], refs[pid], refs.get(subs.get(pid, 0)))
+        made = before.sources.get(entry) if before is not None else None
+        if made is not None and made[0] == source:
+            row = made[1]
+        else:
+            row = labelled_row(standing_row(stored_values(stored, players[entry])), refs, subs)
+        sources[entry] = (source, row)
+        plain.append(row)
+        keys.append(stored.tiebreaks)
+    rows = with_notes(event, plain, keys, before)
+    MADE.put(event.pk, Made(round_.pk, event.format, players, refs, sources, tuple(plain), rows))
+    closed = round_.status == Round.Status.CLOSED
+    return Standings(
+        version=event.standings_version,
+        round=round_.number,
+        round_closed=closed,
+        final=closed and event.status == Event.Status.FINISHED,
+        rows=rows,
+    )
+
+
+def stored_values(stored: StoredRow, player: tuple) -> tuple:
+    """A written row and its player as `standing_row` takes them (`ROW_FIELDS`)."""
+    return (
+        stored.rank,
+        *player,
+        *(getattr(stored, name) for name in STANDING_FIGURES),
+        stored.movement,
+        stored.status,
+        stored.incomplete,
+        stored.adjusted,
+    )
+
+
+def with_notes(
+    event: Event, plain: list[StandingRow], keys: list, before: Made | None
+) -> tuple[StandingRow, ...]:
+    """`plain` with each row's tie note (`core.standings.ties.with_tie_notes`): a row
+    whose neighbours and itself are the rows the last document had at those places
+    keeps that document's row; the others' notes are worked out again."""
+    if not plain or score_of(event, plain[0]) is None:
+        return tuple(plain)
+    label = score_of(event, plain[0])[1]
+    last = before.plain if before is not None else ()
+    count = len(plain)
+    ties = {}
+
+    def tie(i: int):
+        if i not in ties:
+            ties[i] = tie_row(event, plain[i], keys[i])
+        return ties[i]
+
+    rows = []
+    for i, row in enumerate(plain):
+        window = range(max(i - 1, 0), min(i + 2, count))
+        if len(last) == count and all(plain[j] is last[j] for j in window):
+            rows.append(before.rows[i])
+            continue
+        near = {j: tie(j) for j in window}
+        note = tie_note_at([near[j] for j in window], i - window.start, label)
+        rows.append(replace(row, tie=note) if note else row)
+    return tuple(rows)
