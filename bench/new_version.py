@@ -7,8 +7,11 @@ generated event (N players x 10 rounds, the last in play: the demo generator, ma
 and reused), with Redis as the cache and production's cached templates, each step is
 timed `--times` times (median and fastest, wall time) with what it reads already kept:
 
-- the standings document built from the database (the standings job now builds it
-  once a rebuild commits, before announcing the version);
+- the standings document built from the database (what a web process builds when the
+  cache has no copy), and as the standings job now makes it once a rebuild commits,
+  before announcing the version: from the rows the rebuild wrote, with no document of
+  its own before (a worker's first rebuild) and after one hand (four rows changed, the
+  rest and their tie notes taken from the document it made last);
 - the same document read back from the cache (each web process, once per version);
 - the leaderboard (the standings with the round's progress), from the cached document;
 - the leaderboard read back from the cache (each web process, once per version: the
@@ -51,6 +54,24 @@ def timed(label: str, step: Callable[[], object], times: int) -> None:
     print(f"  {label:<58} median {statistics.median(took):6.0f} ms, fastest {min(took):6.0f} ms")
 
 
+def rebuilt_rows(event):
+    """The latest round, its rows as the rebuild writes them and the entries' players,
+    read from the database as a rebuild of the standings as they are would make them."""
+    from core.standings import rebuild
+    from core.standings.selectors import standings_round
+    from core.standings.stored import WRITTEN, StoredRow
+    from scoring.models import Standing
+
+    round_ = standings_round(event)
+    wanted = {
+        entry: StoredRow(*values)
+        for entry, *values in Standing.objects.filter(round=round_).values_list(
+            "entry_id", *WRITTEN
+        )
+    }
+    return round_, wanted, rebuild.entries(event)[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=4096)
@@ -69,6 +90,7 @@ def main() -> None:
     from django.utils import translation
 
     from core import caching, selectors
+    from core.standings import document
     from core.standings.selectors import build_standings, standings_after
     from kalooki_site import collector
     from public import live
@@ -103,6 +125,24 @@ def main() -> None:
 
     print("one new version, step by step:")
     timed("standings document, from the database", lambda: build_standings(event, None), args.times)
+    round_, wanted, players = rebuilt_rows(event)
+
+    def first_rebuild():
+        document.MADE.clear()
+        return document.rebuilt_standings(event, round_, wanted, players)
+
+    timed("standings document, from a first rebuild's rows", first_rebuild, args.times)
+    hands = iter(range(10**6))
+
+    def after_one_hand():
+        hand = next(hands)
+        changed = dict(wanted)
+        for entry in list(wanted)[(hand * 4) % len(wanted) :][:4]:  # a table's four
+            changed[entry] = wanted[entry]._replace(points=wanted[entry].points + hand + 1)
+        return document.rebuilt_standings(event, round_, changed, players)
+
+    document.rebuilt_standings(event, round_, wanted, players)
+    timed("standings document, from a rebuild's rows after one hand", after_one_hand, args.times)
     raw = pickle.dumps(standings, pickle.HIGHEST_PROTOCOL)
     timed("standings document, read back (unpickled)", lambda: pickle.loads(raw), args.times)
     timed("leaderboard, from the kept standings", lambda: selectors.board(event), args.times)
