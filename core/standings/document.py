@@ -25,6 +25,7 @@ from core.standings.selectors import (
     player_refs,
     standing_row,
     standings_key,
+    standings_round,
     withdrawn,
 )
 from core.standings.stored import StoredRow
@@ -73,8 +74,8 @@ def rebuilt_standings(
 ) -> Standings:
     """The standings after `round_` (the latest round with standings: the rebuild has
     just written them) at the event's version, as `build_standings` reads them: 1 query
-    where a row is withdrawn (who replaced them), none otherwise."""
-    if not wanted:  # nothing written: the latest round with standings may be another
+    (that no later round has standings), 2 where a row is withdrawn (who replaced them)."""
+    if not wanted or standings_round(event) != round_:  # another round's are shown
         return build_standings(event, None)
     before = MADE.get(event.pk)
     if before is not None and (before.round, before.format) != (round_.pk, event.format):
