@@ -16,7 +16,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 log = logging.getLogger(__name__)
@@ -39,6 +39,8 @@ class Program:
     # Added to the supervisor's own CPU niceness: a higher number gives way to others
     # when the machine's cores are all busy (never needs privileges).
     niceness: int = 0
+    # Set in its environment over the supervisor's own.
+    env: Mapping[str, str] = field(default_factory=dict)
     process: subprocess.Popen | None = None
     started_at: float = 0.0
     failures: int = 0  # exits in a row, each after less than STEADY_SECONDS
@@ -70,6 +72,7 @@ class Supervisor:
         program.process = subprocess.Popen(
             list(program.args),
             cwd=program.cwd,
+            env={**os.environ, **program.env} if program.env else None,
             preexec_fn=(lambda: os.nice(lowered)) if lowered > 0 else None,
         )
         program.started_at, program.restart_at = self.clock(), None

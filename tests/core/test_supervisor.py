@@ -84,6 +84,38 @@ def test_a_program_started_with_a_niceness_gives_way_by_that_much_and_restarts_s
         supervisor.check()  # notes the exit; restarted at the next look
 
 
+def test_a_program_started_with_an_environment_has_it_over_the_supervisors(monkeypatch):
+    monkeypatch.setenv("KALOOKI_TEST_KEPT", "7")
+    program = Program(
+        "web",
+        [
+            sys.executable,
+            "-c",
+            "import os; e = os.environ; "
+            "raise SystemExit(int(e['KALOOKI_TEST_SET']) + int(e['KALOOKI_TEST_KEPT']))",
+        ],
+        env={"KALOOKI_TEST_SET": "3"},
+    )
+    supervisor = Supervisor([program], first_delay=0, clock=Clock())
+    supervisor.check()
+    exited(program)
+    assert program.process.returncode == 10
+
+
+@pytest.mark.parametrize("given", [None, "8"], ids=["default", "set"])
+def test_the_web_server_keeps_two_allocator_arenas_unless_told(monkeypatch, given):
+    """Two C allocator arenas per web process (its memory level over a day), or what
+    MALLOC_ARENA_MAX says where it is set; the other programs as the environment says."""
+    monkeypatch.setattr(run_processes, "Supervisor", Captured)
+    if given is None:
+        monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
+    else:
+        monkeypatch.setenv("MALLOC_ARENA_MAX", given)
+    call_command("run_processes", "--only", "web,standby")
+    envs = {program.name: dict(program.env) for program in Captured.programs}
+    assert envs == {"web": {"MALLOC_ARENA_MAX": given or "2"}, "standby": {}}
+
+
 class Captured:
     """What run_processes would supervise, captured instead of run."""
 
