@@ -325,6 +325,7 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
+    from core.management.commands.run_processes import WEB_ARENAS
     from core.services import refresh_standings
 
     event = big_event(4096, 10, live=True)
@@ -339,6 +340,8 @@ def main() -> None:
 
     port = free_port()
     env = {**site_env(url, BROKER, CACHE), "LOG_LEVEL": "WARNING"}
+    # The allocator's arenas as `manage.py run_processes` starts gunicorn.
+    env.setdefault("MALLOC_ARENA_MAX", WEB_ARENAS)
     gunicorn = [
         *("python", "-m", "gunicorn", "kalooki_site.wsgi", "-w", str(args.web_workers)),
         *("--threads", str(args.threads), "-b", f"127.0.0.1:{port}", "--log-level", "warning"),
