@@ -10,7 +10,7 @@ import contextlib
 
 import pytest
 from django.core.cache import cache
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import services
@@ -18,7 +18,7 @@ from core.errors import ServiceError
 from core.standings.document import MADE
 from core.standings.selectors import build_standings, standings_key
 from game.rules import HandEntry, SeatEntry
-from tests.core.test_standings_incremental import act, hand_action
+from tests.core.test_standings_incremental import EVENTS, FORMATS, SIZES, act, hand_action
 from tests.fixtures import make_entries, make_event, make_round, named_entries
 from tests.substitutes import NAMES, NO_SHOW, play_round
 from tournaments.models import Entry, Event
@@ -60,16 +60,8 @@ def rename(event: Event, action: tuple) -> None:
     services.update_player(player=player, name=name)
 
 
-@settings(
-    max_examples=15,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(
-    sizes=st.sampled_from([(4, 4), (5, 4), (4, 3)]),
-    steps=actions,
-    format=st.sampled_from(["total", "table-points", "knockout"]),
-)
+@settings(EVENTS, max_examples=15)
+@given(sizes=SIZES, steps=actions, format=FORMATS)
 def test_the_kept_document_is_the_one_read_from_the_database(
     sizes, steps, format, django_capture_on_commit_callbacks
 ):

@@ -50,6 +50,16 @@ actions = st.lists(
 )
 
 
+# Random events: their tables, their format, and hypothesis's settings for a test that
+# plays one through the services (a database per example).
+SIZES = st.sampled_from([(4, 4), (5, 4), (4, 3)])
+FORMATS = st.sampled_from(["total", "table-points", "knockout"])
+EVENTS = settings(
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
 def snapshot(round_: Round) -> dict[int, tuple]:
     rows = Standing.objects.filter(round=round_).values_list("entry_id", *WRITTEN)
     return {row[0]: row[1:] for row in rows}
@@ -114,16 +124,8 @@ def act(event, action) -> None:
 # incremental rebuild with the full one after every action (hundreds of comparisons a
 # run, over the three formats and table sizes); 40 took twice the time, the suite's
 # longest single test.
-@settings(
-    max_examples=20,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(
-    sizes=st.sampled_from([(4, 4), (5, 4), (4, 3)]),
-    steps=actions,
-    format=st.sampled_from(["total", "table-points", "knockout"]),
-)
+@settings(EVENTS, max_examples=20)
+@given(sizes=SIZES, steps=actions, format=FORMATS)
 def test_incremental_standings_equal_the_full_rebuild(sizes, steps, format):
     # total and table-points rank the round in play on the closed rounds' tallies
     # (kept per process); knockout ranks every round's sets.
