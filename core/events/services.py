@@ -466,13 +466,16 @@ def update_event(
     with_history_user(event, by).save()
     if directors_take_over:
         overrule_open_proposals(event, by)
+    if visibility:
+        # Every process's copy of the event is checked against this announcement, so
+        # a hidden event stops being served at once, not when the copies expire. Told
+        # before the new screen version (hooks run in order): a live page reading
+        # between the two sees the event hidden, never a change of a hidden event.
+        announce_version(event, event.standings_version)
     screens_changed(event)  # the name, the time rule... on pages already cached
     event.refresh_from_db(fields=["screen_version"])
     if finishing or reranked:
         queue_standings_refresh(event)  # ranked anew, or final
     if visibility:
         queue_ratings_refresh()  # ratings count public events only
-        # Every process's copy of the event is checked against this announcement, so
-        # a hidden event stops being served at once, not when the copies expire.
-        announce_version(event, event.standings_version)
     return event

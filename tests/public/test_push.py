@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.asgi import get_asgi_application
+from django.core.cache import cache
 
 from core import caching, services
 from game.rules import HandEntry, SeatEntry
@@ -348,3 +349,21 @@ def test_a_render_that_found_older_versions_is_tried_again(event, monkeypatch):
         await page.close()
 
     run(day())
+
+
+def test_an_event_made_private_is_announced_hidden_before_its_new_screens(
+    monkeypatch, django_capture_on_commit_callbacks
+):
+    """A live page reading the announcements between the two cache writes sees the event
+    hidden, never a change of a hidden event (a phone told its table changed)."""
+    w = make_world(table_entry=Event.TableEntry.PLAYERS)
+    written = []
+    real = cache.set
+    monkeypatch.setattr(
+        cache, "set", lambda key, *a, **k: written.append(key) or real(key, *a, **k)
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.update_event(event=w.event, data={"public": False})
+    version, screen = caching.version_key(w.event.slug), caching.screen_key(w.event.slug)
+    assert written.index(version) < written.index(screen)
+    assert cache.get(version)[1] is False
