@@ -12,7 +12,7 @@ notes (docs/benchmarks.md, "A national championship, fifth pass").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from core.caching import ProcessCopies, versioned
 from core.entries.selectors import replacements
@@ -29,8 +29,7 @@ from core.standings.selectors import (
     withdrawn,
 )
 from core.standings.stored import StoredRow
-from core.standings.ties import score_of, tie_row
-from game.tie_notes import tie_note_at
+from core.standings.ties import with_tie_notes
 from scoring.models import STANDING_FIGURES
 from tournaments.models import Event, Round
 
@@ -99,7 +98,8 @@ def rebuilt_standings(
         sources[entry] = (source, row)
         plain.append(row)
         keys.append(stored.tiebreaks)
-    rows = with_notes(event, plain, keys, before)
+    last = (before.plain, before.rows) if before is not None else None
+    rows = with_tie_notes(event, plain, keys, last)
     MADE.put(event.pk, Made(round_.pk, event.format, players, refs, sources, tuple(plain), rows))
     closed = round_.status == Round.Status.CLOSED
     return Standings(
@@ -122,33 +122,3 @@ def stored_values(stored: StoredRow, player: tuple) -> tuple:
         stored.incomplete,
         stored.adjusted,
     )
-
-
-def with_notes(
-    event: Event, plain: list[StandingRow], keys: list, before: Made | None
-) -> tuple[StandingRow, ...]:
-    """`plain` with each row's tie note (`core.standings.ties.with_tie_notes`): a row
-    whose neighbours and itself are the rows the last document had at those places
-    keeps that document's row; the others' notes are worked out again."""
-    if not plain or score_of(event, plain[0]) is None:
-        return tuple(plain)
-    label = score_of(event, plain[0])[1]
-    last = before.plain if before is not None else ()
-    count = len(plain)
-    ties = {}
-
-    def tie(i: int):
-        if i not in ties:
-            ties[i] = tie_row(event, plain[i], keys[i])
-        return ties[i]
-
-    rows = []
-    for i, row in enumerate(plain):
-        window = range(max(i - 1, 0), min(i + 2, count))
-        if len(last) == count and all(plain[j] is last[j] for j in window):
-            rows.append(before.rows[i])
-            continue
-        near = {j: tie(j) for j in window}
-        note = tie_note_at([near[j] for j in window], i - window.start, label)
-        rows.append(replace(row, tie=note) if note else row)
-    return tuple(rows)

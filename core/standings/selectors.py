@@ -349,7 +349,7 @@ def build_standings(event: Event, number: int | None) -> Standings:
         rows=with_tie_notes(
             event,
             labelled(event, [standing_row(values[:-1]) for values in rows]),
-            {values[0]: values[-1] for values in rows},
+            [values[-1] for values in rows],
         ),
     )
 
