@@ -199,8 +199,9 @@ def table_signature(slug: str, round_number: int, table: int) -> tuple[str, str]
 async def refresh_boards(watch: Watch, versions: tuple | None) -> None:
     """Render each leaderboard channel whose announced versions are not what it was sent
     (once per announcement, and again every RECHECK_SECONDS while a render finds other
-    versions), and send what moved. With none announced, each is rendered (the caller
-    asks every RECHECK_SECONDS)."""
+    versions), and send what moved. With none announced, each is rendered unless it was
+    a moment ago (the caller asks every RECHECK_SECONDS; a channel's first page had it
+    rendered from the database when it joined)."""
     announced = None
     if versions is not None and versions[0][1] is True:
         announced = f"{versions[0][0]}.{versions[1]}"
@@ -211,6 +212,8 @@ async def refresh_boards(watch: Watch, versions: tuple | None) -> None:
             continue
         recent = time.monotonic() - channel.tried[1] < RECHECK_SECONDS
         if announced is not None and announced == channel.tried[0] and recent:
+            continue
+        if versions is None and recent:  # read from the database a moment ago
             continue
         try:
             ident, message = await sync_to_async(board_message, thread_sensitive=False)(
@@ -289,6 +292,7 @@ async def join(slug: str, key: tuple, build: Callable[[], tuple[str, str]], page
             ident, message = await sync_to_async(build, thread_sensitive=False)()
             channel = watch.channels.setdefault(key, Channel(key))
             channel.sent, channel.message = ident, message
+            channel.tried = (None, time.monotonic())
         finally:
             del watch.opening[key]
             opening.set_result(None)

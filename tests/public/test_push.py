@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -217,11 +218,26 @@ def test_the_time_comes_between_regions_so_the_page_knows_it_is_live(event, monk
 def test_a_crowd_opening_the_page_is_answered_without_rendering_it_again(event, monkeypatch):
     rendered, build = [], push.board_message
     monkeypatch.setattr(push, "board_message", lambda *a: rendered.append(a) or build(*a))
+    # The watch's first look at the cache comes once the pages have joined (as on a
+    # busy machine) and finds no versions there (a page load's are kept only for
+    # seconds): what the pages were just sent is not rendered again.
+    joined, looks, read = threading.Event(), [], caching.table_signatures_cached
+
+    def late_and_forgotten(slug, tables):
+        joined.wait(5)
+        cache.delete_many([caching.version_key(slug), caching.screen_key(slug)])
+        looks.append(slug)
+        return read(slug, tables)
+
+    monkeypatch.setattr(caching, "table_signatures_cached", late_and_forgotten)
 
     async def day():
         pages = [await open_page(event, gzip=True, versions=(0, 0)) for _ in range(5)]
         for page in pages:
             assert shown(await page.region()) == (event.standings_version, 0)
+        joined.set()
+        while len(looks) < 2:  # the first look done, what it found sent
+            await asyncio.sleep(0.01)
         assert len(rendered) == 1  # the first page's; the others had its channel's
         for page in pages:
             await page.close()
