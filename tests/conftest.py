@@ -126,6 +126,10 @@ def pytest_runtest_setup(item):
         os.nice(BACKGROUND_NICENESS)
 
 
+# First: pytest-xdist's own hook, in each parallel worker, reads the groups marked here
+# (it names each test with its group), and a hook of a conftest loaded before xdist's
+# plugin would otherwise run after it.
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     kept, dropped = [], []
     for item in items:
@@ -157,6 +161,22 @@ gc.set_threshold(collector.FIRST_GENERATION, *gc.get_threshold()[1:])
 def pytest_collection_finish(session):
     gc.collect()
     gc.freeze()
+    lost_groups(session.config, session.items)
+
+
+def lost_groups(config, items) -> None:
+    """In a parallel worker, each grouped test must carry its group in its name, which is
+    how pytest-xdist sends a group to one worker: without it, module fixtures are built
+    once per worker and the browser lanes are lost, and nothing fails but the time (as
+    with pytest 9.2, pytest-dev/pytest-xdist#1386)."""
+    if not (os.environ.get("PYTEST_XDIST_WORKER") and config.getvalue("loadgroup")):
+        return
+    for item in items:
+        if item.get_closest_marker("xdist_group") and "@" not in item.nodeid:
+            raise pytest.UsageError(
+                f"pytest-xdist lost the test's group ({item.nodeid}): "
+                "check the pytest and pytest-xdist versions (pyproject.toml)"
+            )
 
 
 def pytest_report_header(config):
