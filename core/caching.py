@@ -401,6 +401,10 @@ def unchanged(slug: str, version: int | None, screen: int | None) -> bool:
 # --- A table's entry stamp ---------------------------------------------------------------------
 
 
+# A table's entry stamp when the cache had none: the same after every loss of it.
+UNSTAMPED = "0"
+
+
 def table_key(slug: str, round_number: int, table_number: int) -> str:
     return f"{PREFIX}:table-entry:{slug}:{round_number}:{table_number}"
 
@@ -441,13 +445,27 @@ def table_signatures_cached(
     }
 
 
+def table_rows(table: Table, signature: str, read: Callable[[], Any]) -> Any:
+    """What `read` reads of `table` for its players' entry region (its hands and
+    entries), kept under the table's `signature` (read before it): the phones at a
+    table each ask for the region once the table changes, and the first one's read
+    serves the others, in every process. A stamp made again (a cache that lost it, or
+    a table nothing has changed at since) names no history: read every time, lest a
+    copy kept under the same signature before the loss be taken for the table now."""
+    if signature.rpartition(".")[2] == UNSTAMPED:
+        return read()
+    round_ = table.round
+    key = versioned_key("table-rows", round_.event.slug, round_.number, table.number)
+    return signed(key, (signature,), read)
+
+
 def table_signature(table: Table) -> str:
     """The players' entry region's signature, giving the table a stamp if the cache
     has none (the table with its round and event loaded)."""
     round_ = table.round
     event = round_.event
     key = table_key(event.slug, round_.number, table.number)
-    cache.add(key, "0", ANNOUNCED_TTL)
+    cache.add(key, UNSTAMPED, ANNOUNCED_TTL)
     remember_version(event)  # so the next unchanged poll needs no query
     return table_signature_cached(event.slug, round_.number, table.number) or (
         f"{event.screen_version}.{cache.get(key)}"

@@ -36,7 +36,7 @@ from core.hands.selectors import hands_of
 from core.hands.sheet_form import PENALTY_LABELS, HandRowForm, RowProblem
 from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
-from core.table_entry.settled import entries_now
+from core.table_entry.settled import entries_now, open_or_lately
 from game import rules
 from public.player_code import (
     COOKIE,
@@ -122,16 +122,20 @@ def region_context(
     """What the live region shows: 2 queries given the table's `seats` (each with its
     entry and player), 3 without; 2 more once hands are recorded (their scores and
     penalties), 1 more with a hand settled lately, 1 more while the event's namesakes
-    are not kept. `signature`: the table's, when the caller read it already; it is read
-    before anything the region shows, so a change made meanwhile changes the next
-    poll's."""
+    are not kept. The hands and entries (all but the seats, the settled hands and the
+    namesakes) are read once per change of the table for all its phones
+    (`caching.table_rows`). `signature`: the table's, when the caller read it already;
+    it is read before anything the region shows, so a change made meanwhile changes the
+    next poll's."""
     event = table.round.event
     signature = signature or caching.table_signature(table)
     if seats is None:
         seats = selectors.seats_and_coded(table, "")[0]
-    attempts = hands_of([table])
+    attempts, found = caching.table_rows(
+        table, signature, lambda: (hands_of([table]), open_or_lately(table))
+    )
     sheet = selectors.table_sheet(table, seats, event_namesakes(event), attempts)
-    proposals, settled = entries_now(table, seats, attempts)
+    proposals, settled = entries_now(table, seats, attempts, found=found)
     waiting = list(proposals.values())
     names = {s.seat: s.shown for s in sheet.seats}
     return {

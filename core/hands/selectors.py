@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
+from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
 
 from core.adjusted.selectors import table_adjusted
@@ -243,13 +243,21 @@ class TableSheet:
         raise Missing(_("No such hand."))
 
 
+# A hand's `recorder`: the username of the director who recorded it ("" or None: the
+# players did), read with the hand rather than the whole user (a copy of the hands
+# kept in the cache holds no account).
+RECORDER = F("recorded_by__username")
+
+
 def hands_of(tables: Iterable[Table], number: int | None = None) -> list[Hand]:
-    """Every attempt of the tables' hands with scores and penalties: 3 queries."""
+    """Every attempt of the tables' hands with scores, penalties and the name of the
+    director who recorded it (`recorder`): 3 queries."""
     hands = Hand.objects.filter(table__in=list(tables))
     if number is not None:
         hands = hands.filter(number=number)
     return list(
         hands.select_related("went_out")
+        .annotate(recorder=RECORDER)
         .prefetch_related(
             Prefetch(
                 "scores", HandScore.objects.select_related("seat__entry").order_by("seat__position")

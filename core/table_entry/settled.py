@@ -2,8 +2,7 @@
 recorded, or recorded by a director (a dispute settled). The pages that follow a
 table's entries live (the players' phones, the director's panel on the sheet) say so
 for a few minutes, rather than let the hand vanish from the list. Two queries;
-`entries_now` reads them with the entries still open in one (two when a hand was
-settled lately).
+`entries_now` reads them with the entries still open in one, given the table's hands.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
+from core.hands.selectors import RECORDER
 from core.table_entry.selectors import ProposalView, SeatName, TableNow, proposal_view
 from scoring.models import Hand, Proposal
 from tournaments.models import Seat, Table
@@ -47,21 +47,26 @@ def settled_lately(table: Table, *, now: datetime | None = None) -> list[Settled
     return settled_of(table, recent)
 
 
-def settled_of(table: Table, recent: Iterable[Proposal]) -> list[Settled]:
+def settled_of(
+    table: Table, recent: Iterable[Proposal], attempts: Iterable[Hand] | None = None
+) -> list[Settled]:
     """`settled_lately` from the table's proposals updated within `LATELY` (each with
     its confirming player), by hand number and latest first: 1 query, none when none
-    of them is settled."""
+    of them is settled or given every attempt at the table's hands (`hands_of`)."""
     latest: dict[int, Proposal] = {}
     for proposal in recent:
         latest.setdefault(proposal.number, proposal)
     closed = {n: p for n, p in latest.items() if p.state not in Proposal.OPEN}
     if not closed:
         return []
+    if attempts is None:
+        attempts = Hand.objects.filter(table=table, number__in=list(closed)).annotate(
+            recorder=RECORDER
+        )
     hands = {
         hand.number: hand
-        for hand in Hand.objects.filter(
-            table=table, number__in=list(closed), outcome=Hand.Outcome.SCORED
-        ).select_related("recorded_by")
+        for hand in attempts
+        if hand.number in closed and hand.outcome == Hand.Outcome.SCORED
     }
     return [settled(proposal, hands.get(number)) for number, proposal in sorted(closed.items())]
 
@@ -76,7 +81,20 @@ def settled(proposal: Proposal, hand: Hand | None) -> Settled:
         version=hand.version if hand is not None else 0,
         disputed=proposal.disputed_seat is not None,
         confirmed=confirmed,
-        saved_by=hand.recorded_by.get_username() if hand and hand.recorded_by else "",
+        saved_by=(hand.recorder or "") if hand is not None else "",
+    )
+
+
+def open_or_lately(table: Table, *, now: datetime | None = None) -> list[Proposal]:
+    """The table's entries still open or settled within `LATELY`, each with its players,
+    by hand number and latest first: 1 query. What `entries_now` makes of them holds
+    later too (it looks at the time again), as long as the table has not changed."""
+    since = (now or timezone.now()) - LATELY
+    return list(
+        Proposal.objects.filter(table=table)
+        .filter(Q(state__in=Proposal.OPEN) | Q(updated_at__gte=since))
+        .select_related("entered_by__player", "confirmed_by__player", "disputed_by__player")
+        .order_by("number", "-created_at", "-pk")
     )
 
 
@@ -86,17 +104,16 @@ def entries_now(
     attempts: Iterable[Hand],
     *,
     now: datetime | None = None,
+    found: list[Proposal] | None = None,
 ) -> tuple[dict[int, ProposalView], list[Settled]]:
     """`open_proposals(table)` and `settled_lately(table)` together, given the table's
     seats (each with its entry and player) and every attempt at its hands (`hands_of`):
-    1 query, 2 when a hand was settled lately. `table` comes with its round and event."""
+    1 query, none given what `open_or_lately` read (at this time or before, the table
+    unchanged since). `table` comes with its round and
+    event."""
     since = (now or timezone.now()) - LATELY
-    found = list(
-        Proposal.objects.filter(table=table)
-        .filter(Q(state__in=Proposal.OPEN) | Q(updated_at__gte=since))
-        .select_related("entered_by__player", "confirmed_by__player", "disputed_by__player")
-        .order_by("number", "-created_at", "-pk")
-    )
+    if found is None:
+        found = open_or_lately(table, now=now)
     waiting: dict[int, ProposalView] = {}
     still_open = [proposal for proposal in found if proposal.state in Proposal.OPEN]
     if still_open:
@@ -104,4 +121,4 @@ def entries_now(
         at_table = TableNow(table, sorted(seats, key=lambda seat: seat.position), dict(deals))
         waiting = {p.number: proposal_view(p, at_table) for p in still_open}
     recent = [proposal for proposal in found if proposal.updated_at >= since]
-    return waiting, settled_of(table, recent)
+    return waiting, settled_of(table, recent, attempts)
