@@ -186,10 +186,12 @@ def signed(
     hit: Any = MISSING,
     *,
     copies: ProcessCopies | None = None,
+    ttl: int = DOCUMENT_TTL,
 ) -> Any:
     """The value under `key` if it was built for signature `sig`; else build it and keep
-    it. `hit` is what the cache held under `key`, when the caller fetched it already;
-    `copies`, when given, is looked in first and keeps what was read or built.
+    it (for `ttl` seconds). `hit` is what the cache held under `key`, when the caller
+    fetched it already; `copies`, when given, is looked in first and keeps what was read
+    or built.
 
     One builder at a time in all the processes sharing the cache: a process's threads
     wait for the one building (`one_builder`), and a process finding another's claim
@@ -201,13 +203,15 @@ def signed(
     kept = cache.get(key) if hit is MISSING else hit
     found = opened(kept, sig)
     if found is MISSING:
-        kept, found = built_once(key, sig, build)
+        kept, found = built_once(key, sig, build, ttl)
     if copies is not None:
-        copies.put(key, kept, DOCUMENT_TTL)
+        copies.put(key, kept, ttl)
     return found
 
 
-def built_once(key: str, sig: tuple, build: Callable[[], Any]) -> tuple[Any, Any]:
+def built_once(
+    key: str, sig: tuple, build: Callable[[], Any], ttl: int = DOCUMENT_TTL
+) -> tuple[Any, Any]:
     """The signed copy under `key` for `sig` and its value, built by one thread of one
     process while the others wait for it (`signed`)."""
     with one_builder(key):
@@ -223,7 +227,7 @@ def built_once(key: str, sig: tuple, build: Callable[[], Any]) -> tuple[Any, Any
                 return kept, found
         found = build()
         kept = sealed(sig, found)
-        cache.set(key, kept, DOCUMENT_TTL)
+        cache.set(key, kept, ttl)
         cache.delete(claim)
         return kept, found
 
@@ -403,6 +407,10 @@ def unchanged(slug: str, version: int | None, screen: int | None) -> bool:
 
 # A table's entry stamp when the cache had none: the same after every loss of it.
 UNSTAMPED = "0"
+# How long the rows a table's phones read after a change are kept for the others (who
+# ask within a second or two of each other: the push tells them at once, or their polls
+# come within ENTRY_POLL_SECONDS).
+TABLE_ROWS_TTL = 10
 
 
 def table_key(slug: str, round_number: int, table_number: int) -> str:
@@ -447,16 +455,21 @@ def table_signatures_cached(
 
 def table_rows(table: Table, signature: str, read: Callable[[], Any]) -> Any:
     """What `read` reads of `table` for its players' entry region (its hands and
-    entries), kept under the table's `signature` (read before it): the phones at a
-    table each ask for the region once the table changes, and the first one's read
-    serves the others, in every process. A stamp made again (a cache that lost it, or
-    a table nothing has changed at since) names no history: read every time, lest a
-    copy kept under the same signature before the loss be taken for the table now."""
+    entries), kept under the table's `signature` (read before it) and the table's own
+    id: the phones at a table each ask for the region once the table changes, and the
+    first one's read serves the others, in every process.
+
+    Kept TABLE_ROWS_TTL seconds only, so that a change whose stamp never reached the
+    cache (an outage as it committed, a process killed between the two) is read within
+    seconds, as a lost announcement is (REMEMBERED_TTL). A stamp made again (a cache
+    that lost it, or a table nothing has changed at since) names no history: read every
+    time, lest a copy kept under the same signature before the loss be taken for the
+    table now."""
     if signature.rpartition(".")[2] == UNSTAMPED:
         return read()
     round_ = table.round
     key = versioned_key("table-rows", round_.event.slug, round_.number, table.number)
-    return signed(key, (signature,), read)
+    return signed(key, (signature, table.pk), read, ttl=TABLE_ROWS_TTL)
 
 
 def table_signature(table: Table) -> str:

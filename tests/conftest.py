@@ -126,6 +126,12 @@ def pytest_runtest_setup(item):
         os.nice(BACKGROUND_NICENESS)
 
 
+def in_parallel(config) -> bool:
+    return bool(
+        getattr(config.option, "numprocesses", None) or os.environ.get("PYTEST_XDIST_WORKER")
+    )
+
+
 # First: pytest-xdist's own hook, in each parallel worker, reads the groups marked here
 # (it names each test with its group), and a hook of a conftest loaded before xdist's
 # plugin would otherwise run after it.
@@ -137,8 +143,7 @@ def pytest_collection_modifyitems(config, items):
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
-    if getattr(config.option, "numprocesses", None) or os.environ.get("PYTEST_XDIST_WORKER"):
-        items.sort(key=slow_first)
+    if in_parallel(config):
         lanes = browser_lanes(items)
         for item in items:
             if item.get_closest_marker("browser"):
@@ -146,6 +151,20 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.xdist_group(f"browser-{lane + 1}"))
             elif shares_a_fixture(item):
                 item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+class SlowFirst:
+    """Last: the browser tests first (`slow_first`), after pytest-django's own order
+    (its hook, which runs first, sorts the tests by the kind of database they need)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config, items):
+        if in_parallel(config):
+            items.sort(key=slow_first)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(SlowFirst(), "kalooki-slow-first")
 
 
 # Python's cyclic garbage collector looks at every object that lives long enough, and a
@@ -169,7 +188,7 @@ def lost_groups(config, items) -> None:
     how pytest-xdist sends a group to one worker: without it, module fixtures are built
     once per worker and the browser lanes are lost, and nothing fails but the time (as
     with pytest 9.2, pytest-dev/pytest-xdist#1386)."""
-    if not (os.environ.get("PYTEST_XDIST_WORKER") and config.getvalue("loadgroup")):
+    if not (os.environ.get("PYTEST_XDIST_WORKER") and getattr(config.option, "loadgroup", False)):
         return
     for item in items:
         if item.get_closest_marker("xdist_group") and "@" not in item.nodeid:

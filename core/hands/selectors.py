@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.db.models import F, Prefetch
 from django.utils.translation import gettext as _
 
@@ -243,10 +244,11 @@ class TableSheet:
         raise Missing(_("No such hand."))
 
 
-# A hand's `recorder`: the username of the director who recorded it ("" or None: the
-# players did), read with the hand rather than the whole user (a copy of the hands
-# kept in the cache holds no account).
-RECORDER = F("recorded_by__username")
+def recorder() -> F:
+    """A hand's `recorder`, annotated: the username of the director who recorded it
+    (None: the players did), read with the hand rather than the whole user (a copy of
+    the hands kept in the cache holds no account)."""
+    return F(f"recorded_by__{get_user_model().USERNAME_FIELD}")
 
 
 def hands_of(tables: Iterable[Table], number: int | None = None) -> list[Hand]:
@@ -257,7 +259,7 @@ def hands_of(tables: Iterable[Table], number: int | None = None) -> list[Hand]:
         hands = hands.filter(number=number)
     return list(
         hands.select_related("went_out")
-        .annotate(recorder=RECORDER)
+        .annotate(recorder=recorder())
         .prefetch_related(
             Prefetch(
                 "scores", HandScore.objects.select_related("seat__entry").order_by("seat__position")

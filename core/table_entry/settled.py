@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from core.hands.selectors import RECORDER
+from core.hands.selectors import recorder
 from core.table_entry.selectors import ProposalView, SeatName, TableNow, proposal_view
 from scoring.models import Hand, Proposal
 from tournaments.models import Seat, Table
@@ -61,7 +61,7 @@ def settled_of(
         return []
     if attempts is None:
         attempts = Hand.objects.filter(table=table, number__in=list(closed)).annotate(
-            recorder=RECORDER
+            recorder=recorder()
         )
     hands = {
         hand.number: hand

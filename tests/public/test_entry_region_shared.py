@@ -2,11 +2,13 @@
 the table's hands and entries, read for the first of them, serve the others (kept in
 the shared cache under the table's signature, so in every web process). A change at
 the table is read again; the time still counts (a hand settled more than five minutes
-ago is no longer said to be, though nothing changed); and a table whose stamp the
-cache lost is read every time, never served a copy kept before the loss."""
+ago is no longer said to be, though nothing changed); a table whose stamp the cache
+lost is read every time, never served a copy kept before the loss; a change whose stamp
+never reached the cache is read within seconds; and no table is served another's copy."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
@@ -15,7 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core import caching, services
-from tests.fixtures import hand
+from tests.fixtures import hand, make_event, make_round
 from tests.html import Page
 from tests.public.test_entry_region_names import ENTRY, phone_of
 
@@ -119,3 +121,35 @@ def test_a_table_whose_stamp_the_cache_lost_is_read_every_time(
 @pytest.fixture
 def w(entry_world):
     return entry_world
+
+
+def test_a_change_whose_stamp_was_lost_is_read_within_seconds(w, codes, monkeypatch):
+    monkeypatch.setattr(caching, "TABLE_ROWS_TTL", 1)
+    phone, _ = phone_of(codes, 3)
+    caching.cache.set(
+        caching.table_key(w.event.slug, w.round.number, w.table.number), "a1b2c3d4", 3600
+    )
+    assert not phone.get(ENTRY + "live/").content.count(b'id="proposal-1"')
+    propose(w, codes)  # committed, its stamp lost on the way (not run here)
+    time.sleep(1.1)
+    answer = phone.get(ENTRY + "live/")
+    assert proposal_state(Page(answer.content), 1) == "pending"
+
+
+def test_a_copy_is_never_taken_for_another_table_of_the_same_name(w):
+    reads: list[int] = []
+
+    def read(table):
+        return lambda: reads.append(table.pk) or table.pk
+
+    first = caching.table_rows(w.table, "3.a1b2c3d4", read(w.table))
+    again = caching.table_rows(w.table, "3.a1b2c3d4", read(w.table))
+    assert first == again == w.table.pk and reads == [w.table.pk]
+    # The event deleted and made again under its slug: its table 1 of round 1, at the
+    # same versions by chance, is read for itself.
+    slug = w.event.slug
+    w.event.delete()
+    event = make_event(slug=slug, name="Kingston Open, again")
+    table = make_round(event, table_sizes=(4,)).tables.get(number=1)
+    assert caching.table_rows(table, "3.a1b2c3d4", read(table)) == table.pk
+    assert reads == [w.table.pk, table.pk]
