@@ -121,12 +121,11 @@ def region_context(
 ) -> dict[str, Any]:
     """What the live region shows: 2 queries given the table's `seats` (each with its
     entry and player), 3 without; 2 more once hands are recorded (their scores and
-    penalties), 1 more with a hand settled lately, 1 more while the event's namesakes
-    are not kept. The hands and entries (all but the seats, the settled hands and the
-    namesakes) are read once per change of the table for all its phones
-    (`caching.table_rows`). `signature`: the table's, when the caller read it already;
-    it is read before anything the region shows, so a change made meanwhile changes the
-    next poll's."""
+    penalties), 1 more while the event's namesakes are not kept. The hands and entries
+    (all but the seats and the namesakes) are read once per change of the table for
+    all its phones (`caching.table_rows`). `signature`: the table's, when the caller
+    read it already; it is read before anything the region shows, so a change made
+    meanwhile changes the next poll's."""
     event = table.round.event
     signature = signature or caching.table_signature(table)
     if seats is None:

@@ -109,8 +109,7 @@ def entries_now(
     """`open_proposals(table)` and `settled_lately(table)` together, given the table's
     seats (each with its entry and player) and every attempt at its hands (`hands_of`):
     1 query, none given what `open_or_lately` read (at this time or before, the table
-    unchanged since). `table` comes with its round and
-    event."""
+    unchanged since). `table` comes with its round and event."""
     since = (now or timezone.now()) - LATELY
     if found is None:
         found = open_or_lately(table, now=now)
