@@ -12,8 +12,8 @@ signature its last answer gave: each poll is answered 200 with the region built
 again, never 204. "The same, another phone first" times it when another phone at the
 table (the next seat's) asked after the change first, untimed, as three of a table's
 four phones do: the table's hands and entries it read are kept for them
-(`core.caching.table_rows`). The requests take turns (`--rounds`), so a machine shared with other
-work weighs on each alike. Printed: median and 95th percentile in ms of each request's
+(`core.caching.table_rows`). The requests take turns (`--rounds`), so a machine shared
+with other work weighs on each alike. Printed: median and 95th percentile in ms of each request's
 wall time and the median of this process's CPU time (the database's is not in it), the SQL
 queries of one region request (with their time), and with `--profile` where the
 region's time goes (cProfile over the loop, sorted by cumulative and by own time).
@@ -110,16 +110,16 @@ def main() -> None:
     def touch() -> None:
         caching.cache.set(stamp, f"bench{next(touches)}", caching.ANNOUNCED_TTL)
 
+    def region_again() -> None:
+        poll[0] = ask(phone, poll[0])
+
     def region() -> None:
         touch()
-        poll[0] = ask(phone, poll[0])
+        region_again()
 
     def after_neighbour() -> None:  # untimed: the change, and the first phone's poll
         touch()
         ask(neighbour, f"{entry}live/")
-
-    def region_again() -> None:
-        poll[0] = ask(phone, poll[0])
 
     reader = Client()
 

@@ -53,7 +53,10 @@ def with_tie_notes(
         if all(rows[j] is plain[j] for j in window):
             out.append(noted[i])
             continue
-        near = [made.setdefault(j, tie_row(event, rows[j], keys[j])) for j in window]
+        for j in window:
+            if j not in made:
+                made[j] = tie_row(event, rows[j], keys[j])
+        near = [made[j] for j in window]
         note = tie_note_at(near, i - window.start, label)
         out.append(replace(row, tie=note) if note else row)
     return tuple(out)

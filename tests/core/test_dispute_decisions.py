@@ -13,10 +13,10 @@ from django.utils import timezone
 from core import services
 from core.errors import InvalidInput, ProposalChanged, StaleVersion, StateConflict
 from core.hands.history import hand_history
-from core.hands.selectors import hand_at
+from core.hands.selectors import hand_at, hands_of
 from core.stored_texts.words import reason_words
 from core.table_entry.decide import record_proposal
-from core.table_entry.settled import LATELY, settled_lately
+from core.table_entry.settled import LATELY, entries_now, settled_lately
 from game.rules import HandEntry
 from scoring.models import Hand, Proposal
 from tests.fixtures import hand
@@ -169,6 +169,10 @@ def test_the_pages_learn_which_entries_were_settled_lately_and_how(w, codes):
     assert confirmed.saved_by == "" and confirmed.version == 1
     assert decided.number == 2 and decided.disputed and decided.saved_by == "alice"
     assert decided.confirmed is None
+    # The phones' region works them out from the table's hands it read (and may have
+    # kept for the other phones): the same, the director's name too.
+    seats = list(w.table.seats.select_related("entry__player"))
+    assert entries_now(w.table, seats, hands_of([w.table]))[1] == [confirmed, decided]
     later = timezone.now() + LATELY + timedelta(seconds=1)
     assert settled_lately(w.table, now=later) == []
 
