@@ -92,7 +92,8 @@ MIDDLEWARE = [
     "kalooki_site.middleware.RefuseUnreadableFormTextMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with the site's own policy built once (kalooki_site.security_headers).
+    "kalooki_site.security_headers.ContentSecurityPolicyMiddleware",
     "kalooki_site.middleware.MissingIsNotFoundMiddleware",
     "kalooki_site.middleware.BusyIsUnavailableMiddleware",
     "kalooki_site.middleware.PostOnlyOpensItsPageMiddleware",

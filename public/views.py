@@ -48,6 +48,8 @@ from tournaments.models import Event
 
 PER_PAGE = 100
 ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as django.middleware.gzip reads it
+# What a cached page's answer depends on besides its address.
+VARY = ("Accept-Encoding", "Cookie")
 # Pages past this one are rendered for each request rather than cached (a long tail).
 MAX_CACHED_PAGE = 50
 
@@ -181,10 +183,14 @@ def board_region(event: Event, page: int, search: str) -> str:
 
 
 def search_param(request: HttpRequest) -> str:
+    if not request.META.get("QUERY_STRING"):
+        return ""
     return request.GET.get("q", "").strip()[:60]
 
 
 def page_param(request: HttpRequest) -> int:
+    if not request.META.get("QUERY_STRING"):  # most page loads: the query not parsed
+        return 1
     return number_param(request, "page", 1) or 1
 
 
@@ -215,13 +221,14 @@ def cached_page(
     when they accept gzip); a signed-in one, the cached content in a frame rendered
     for them."""
     anonymous = is_anonymous(request)
-    gzip = anonymous and bool(ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+    # Read from the request's own headers (request.headers would copy them all first).
+    gzip = anonymous and bool(ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
     # Each form of the page under its own key, so a request fetches only the one it sends.
     form = "gzip" if gzip else "page" if anonymous else "content"
-    keys = {f: live.page_key(f"page:{name}:{f}") for f in ("content", "page", "gzip")}
-    event, hits = live.lookup(request.user, slug, *([keys[form]] if cache else []))
+    key = live.page_key(f"page:{name}:{form}")
+    event, hits = live.lookup(request.user, slug, *([key] if cache else []))
     sig = live.signature(event)
-    value = caching.opened(hits.get(keys[form]), sig)
+    value = caching.opened(hits.get(key), sig)
     if value is caching.MISSING:
         html = mark_safe(content(event))  # rendered by our own templates
         # The frame as an anonymous visitor sees it: no user, no CSRF token (a
@@ -229,7 +236,7 @@ def cached_page(
         page = render_to_string("public/page.html", {"title": title(event), "content": html})
         built = {"content": str(html), "page": page, "gzip": compress_string(page.encode())}
         if cache:
-            live.keep({keys[f]: v for f, v in built.items()}, sig)
+            live.keep({live.page_key(f"page:{name}:{f}"): v for f, v in built.items()}, sig)
         value = built[form]
     if gzip:
         response = HttpResponse(value)
@@ -239,7 +246,7 @@ def cached_page(
     else:
         context = {"title": title(event), "content": mark_safe(value)}
         response = render(request, "public/page.html", context)
-    patch_vary_headers(response, ("Accept-Encoding", "Cookie"))
+    patch_vary_headers(response, VARY)
     return response
 
 
