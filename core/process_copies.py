@@ -91,7 +91,7 @@ class ProcessCopies:
         found = self._kept.get(key)
         if found is None:
             return None
-        if self.ttl is not None and found[0] < time.monotonic():
+        if found[0] and found[0] < time.monotonic():  # 0.0: kept with no lifetime
             with self._lock:
                 if self._kept.get(key) is found:
                     self._drop(key)

@@ -98,6 +98,23 @@ def test_an_expired_copy_is_let_go(monkeypatch):
     assert len(copies) == 0 and copies.bytes == 0
 
 
+def test_a_copy_kept_for_its_own_time_is_let_go_in_a_store_with_none(monkeypatch):
+    """A public event's row is kept among the pages (no lifetime of their own) for
+    EVENT_TTL seconds only (public.live): a change that moves no version reaches page
+    loads within that time."""
+    copies = ProcessCopies("test", size=4, why="a test")
+    now = [100.0]
+    monkeypatch.setattr(caching.time, "monotonic", lambda: now[0])
+    copies.put("event", "the row", ttl=10)
+    copies.put("page", "the page")
+    now[0] = 109.0
+    assert copies.get("event") == "the row"
+    now[0] = 111.0
+    assert copies.get("event") is None
+    assert copies.get("page") == "the page"  # kept with no lifetime: kept
+    assert len(copies) == 1
+
+
 @pytest.mark.parametrize(
     "make",
     [
