@@ -63,7 +63,7 @@ class ContentSecurityPolicyMiddleware(CSPMiddleware):
         for header, value, exempt, prefixes in site_headers():
             if (
                 header not in response
-                and not getattr(response, exempt, False)
+                and getattr(response, exempt, False) is False  # as django-csp reads it
                 and not request.path_info.startswith(prefixes)
             ):
                 response[header] = value

@@ -43,14 +43,15 @@ def headers(response) -> dict[str, str | None]:
         {"_csp_replace": {"script-src": ["'self'", "https://cdn.example"]}},
         {"_csp_config": {"default-src": ["'none'"]}},
         {"_csp_exempt": True},
+        {"_csp_exempt": None},  # django-csp exempts any value but False
     ],
-    ids=["the site's own", "updated", "replaced", "its own", "exempt"],
+    ids=["the site's own", "updated", "replaced", "its own", "exempt", "exempt, None"],
 )
 def test_each_response_has_the_headers_django_csp_gives_it(attributes):
     _request, ours = answered(ContentSecurityPolicyMiddleware, **attributes)
     _request, theirs = answered(CSPMiddleware, **attributes)
     assert headers(ours) == headers(theirs)
-    assert (ours.get(HEADER) is None) == bool(attributes.get("_csp_exempt"))
+    assert (ours.get(HEADER) is None) == ("_csp_exempt" in attributes)
 
 
 def test_the_site_policy_is_built_once_and_its_header_is_the_settings():
