@@ -5,10 +5,11 @@ move, where `bench/reads.py`'s rates drift by a third from round to round.
 Not a test: it prints figures (docs/benchmarks.md, "seventh pass"). Each read in a
 process of its own under valgrind: Django's WSGI handler called directly with the
 production settings, on `bench/reads.py`'s event (run that first: it makes it) and a
-Redis cache, 300 requests to warm up, the heap frozen (so that a full collection
-landing in one run and not the other does not count), the announced versions'
-recheck held for the run (valgrind runs the process 50 times slower than its 0.25 s
-are meant for); then the instructions of `--requests` requests less those of none.
+Redis cache (filled first by a run of each read without valgrind, so that no counted
+run builds what another then reads), 300 requests to warm up, the heap frozen (so
+that a full collection landing in one run and not the other does not count), the
+announced versions' recheck held for the run (valgrind runs the process 50 times
+slower than its 0.25 s are meant for); then the instructions of `--requests` requests less those of none.
 
     BENCH_DATABASE_URL=postgres://... .venv/bin/python bench/instructions.py \\
         [--players 1024] [--requests 2000] [--cache redis://127.0.0.1:6379/9]
@@ -70,14 +71,13 @@ def serve(path: str, language: bool, requests: int) -> None:
         one()
 
 
-def counted(path: str, language: bool, requests: int, env: dict) -> int:
+def counted(path: str, language: bool, requests: int, env: dict, *, valgrind=True) -> int:
     args = [sys.executable, __file__, "--one", path, "--language", str(int(language))]
     args += ["--requests", str(requests)]
-    out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args],
-        capture_output=True, text=True, env=env, cwd=ROOT, check=True,
-    ).stderr  # fmt: skip
-    return int(re.search(r"Collected : (\d+)", out).group(1))
+    if valgrind:
+        args = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *args]
+    out = subprocess.run(args, capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+    return int(re.search(r"Collected : (\d+)", out.stderr).group(1)) if valgrind else 0
 
 
 def main() -> None:
@@ -111,6 +111,8 @@ def main() -> None:
         for name, (path, language) in READS.items()
         for n in (0, args.requests)
     ]
+    for path, language in READS.values():  # the shared cache filled first
+        counted(path.format(slug=slug), language, 0, env, valgrind=False)
     with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         found = list(pool.map(lambda job: counted(*job[1:], env), jobs))
     per = {}
