@@ -9,7 +9,8 @@ Redis cache (filled first by a run of each read without valgrind, so that no cou
 run builds what another then reads), 300 requests to warm up, the heap frozen (so
 that a full collection landing in one run and not the other does not count), the
 announced versions' recheck held for the run (valgrind runs the process 50 times
-slower than its 0.25 s are meant for); then the instructions of `--requests` requests less those of none.
+slower than its 0.25 s are meant for); then the instructions of `--requests` requests
+less those of none.
 
     BENCH_DATABASE_URL=postgres://... .venv/bin/python bench/instructions.py \\
         [--players 1024] [--requests 2000] [--cache redis://127.0.0.1:6379/9]
