@@ -26,7 +26,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-from _setup import ROOT, command_line
+from _setup import ROOT, command_line, site_env
 
 READS = {  # name: (path, the browser's Accept-Language sent)
     "trivial": ("/healthz", False),
@@ -93,19 +93,10 @@ def main() -> None:
         serve(args.one, bool(args.language), args.requests)
         return
     print(f"$ {command_line()}")
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "DATABASE_URL": os.environ["BENCH_DATABASE_URL"],
-        "CACHE_URL": args.cache,
-        "DJANGO_SETTINGS_MODULE": "kalooki_site.settings",
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        "ALLOWED_HOSTS": "127.0.0.1",
-        "SECURE_SSL_REDIRECT": "0",
-        "API_RATE_ANON": "100000000/minute",  # the limits lifted, every request counted
-        "API_RATE_USER": "100000000/minute",
-    }
+    # The reads bench's settings (production's, the API's limits lifted), no broker.
+    env = site_env(os.environ["BENCH_DATABASE_URL"], "", args.cache)
+    env.pop("CELERY_BROKER_URL")
+    env["PYTHONPATH"] = str(ROOT)
     slug = f"bench-{args.players}-10"
     jobs = [
         (name, path.format(slug=slug), language, n)

@@ -225,7 +225,11 @@ def cached_page(
     gzip = anonymous and bool(ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")))
     # Each form of the page under its own key, so a request fetches only the one it sends.
     form = "gzip" if gzip else "page" if anonymous else "content"
-    key = live.page_key(f"page:{name}:{form}")
+
+    def key_of(form: str) -> str:
+        return live.page_key(f"page:{name}:{form}")
+
+    key = key_of(form)
     event, hits = live.lookup(request.user, slug, *([key] if cache else []))
     sig = live.signature(event)
     value = caching.opened(hits.get(key), sig)
@@ -236,7 +240,7 @@ def cached_page(
         page = render_to_string("public/page.html", {"title": title(event), "content": html})
         built = {"content": str(html), "page": page, "gzip": compress_string(page.encode())}
         if cache:
-            live.keep({live.page_key(f"page:{name}:{f}"): v for f, v in built.items()}, sig)
+            live.keep({key_of(f): v for f, v in built.items()}, sig)
         value = built[form]
     if gzip:
         response = HttpResponse(value)
