@@ -12,6 +12,7 @@ no body, and one that accepts gzip gets the compressed bytes.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
@@ -104,8 +105,11 @@ def page_of(data: dict, limit: int | None, offset: int) -> dict:
     return {**data, "standings": data["standings"][offset:end]}
 
 
-def rendered(event, number: int | None, limit: int | None, offset: int) -> tuple[bytes, bytes]:
-    """(JSON, gzip-compressed JSON) of one page of the standings at the event's version."""
+def rendered(
+    event, number: int | None, limit: int | None, offset: int, language: str
+) -> tuple[bytes, bytes]:
+    """(JSON, gzip-compressed JSON) of one page of the standings at the event's version,
+    in `language` (the active one)."""
     # The event's creation time too: an id SQLite gave again after a deletion names
     # another event.
     key = versioned_key(
@@ -117,7 +121,7 @@ def rendered(event, number: int | None, limit: int | None, offset: int) -> tuple
         number,
         limit,
         offset,
-        get_language(),
+        language,
     )
 
     def build() -> tuple[bytes, bytes]:
@@ -127,22 +131,22 @@ def rendered(event, number: int | None, limit: int | None, offset: int) -> tuple
     # This process keeps the latest version of each page only (docs/benchmarks.md,
     # "Memory of a web process and a worker": each version of a 4,096-player list is
     # 1.3 MB, and old ones are never read again).
-    slot = versioned_key("api-standings-page", event.pk, number, limit, offset, get_language())
+    slot = versioned_key("api-standings-page", event.pk, number, limit, offset, language)
     return versioned(key, build, copies=RENDERED, slot=slot)
 
 
-def etag(event, number: int | None, limit: int | None, offset: int) -> str:
+def etag(event, number: int | None, limit: int | None, offset: int, language: str) -> str:
     """Weak: the same for the plain and the compressed bytes of one document, another
     for each language its texts are in."""
     return (
         f'W/"standings-{event.pk}-{event.standings_version}-{event.status}-'
-        f'{number or 0}-{limit or 0}-{offset}-{get_language()}"'
+        f'{number or 0}-{limit or 0}-{offset}-{language}"'
     )
 
 
 def matches(request, tag: str) -> bool:
     """Whether If-None-Match names this version (weak comparison, or `*`)."""
-    sent = request.headers.get("If-None-Match", "")
+    sent = request.META.get("HTTP_IF_NONE_MATCH", "")
     if not sent:
         return False
     bare = tag.removeprefix("W/")
@@ -160,6 +164,18 @@ def quiet_number(raw: str | None, *, most: int, least: int = 0) -> int | None | 
     return int(raw)
 
 
+class MetaHeaders:
+    """`request.headers.get` for the headers sent by the client (X-Forwarded-For, which
+    DRF's throttles read), read from the request's META without making the whole
+    mapping of headers first."""
+
+    def __init__(self, meta) -> None:
+        self.meta = meta
+
+    def get(self, name: str, default=None):
+        return self.meta.get("HTTP_" + name.upper().replace("-", "_"), default)
+
+
 class ThrottleShim:
     """What DRF's throttles read of a request (the user, the client's address): an
     anonymous reader's, without wrapping the request in DRF's Request."""
@@ -167,8 +183,25 @@ class ThrottleShim:
     def __init__(self, request) -> None:
         self._request = request
         self.META = request.META
-        self.headers = request.headers
+        self.headers = MetaHeaders(request.META)
         self.user = AnonymousUser()
+
+
+@cache
+def answer_headers(view_class) -> tuple[tuple[str, str], ...]:
+    """The headers a fast answer of `view_class` is given besides its own (ETag,
+    Cache-Control, Content-Encoding), worked out once: those DRF's `finalize_response`
+    adds (Allow; Vary: Accept where it has several renderers) and the Vary of DRF's path
+    for a request without cookies (Accept-Language, Cookie), after the answer's own
+    (Accept-Encoding). They name the view's methods and renderers, which do not change
+    while the process runs."""
+    view, response = view_class(), HttpResponse()
+    view.setup(None)  # as for a request: a view with GET answers HEAD too
+    patch_vary_headers(response, ("Accept-Encoding",))
+    view.headers = view.default_response_headers
+    view.finalize_response(None, response)
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
+    return tuple((name, response[name]) for name in ("Vary", "Allow"))
 
 
 class StandingsView(EventScoped, APIView):
@@ -186,14 +219,13 @@ class StandingsView(EventScoped, APIView):
         twice), goes the usual way."""
         fast = self.fast_read(request, kwargs.get("slug", ""))
         if fast is not None:
-            self.args, self.kwargs = args, kwargs
-            self.headers = self.default_response_headers
-            response = self.finalize_response(request, fast, *args, **kwargs)
-            # As DRF's path says once the session was looked at for a user: an answer
-            # for a request without cookies is not one for a signed-in director (nor, as
-            # every answer says, for a reader of another language).
-            patch_vary_headers(response, ("Accept-Language", "Cookie"))
-            return response
+            # DRF's headers, and the Vary its path gives once the session was looked at
+            # for a user: an answer for a request without cookies is not one for a
+            # signed-in director (nor, as every answer says, for a reader of another
+            # language).
+            for name, value in answer_headers(type(self)):
+                fast[name] = value
+            return fast
         return super().dispatch(request, *args, **kwargs)
 
     def check_throttles(self, request):
@@ -244,12 +276,13 @@ class StandingsView(EventScoped, APIView):
         )
         if not fresh:
             return None  # the copy is older than the standings: read the event afresh
-        tag = etag(event, number, limit, offset)
+        language = get_language()
+        tag = etag(event, number, limit, offset, language)
         if matches(request, tag):
             response = HttpResponse(status=304)
         else:
             try:
-                plain, compressed = rendered(event, number, limit, offset)
+                plain, compressed = rendered(event, number, limit, offset, language)
             except Missing:
                 return None  # DRF's path answers the 404 in its own words
             gzip = bool(ACCEPTS_GZIP.search(meta.get("HTTP_ACCEPT_ENCODING", "")))
@@ -258,7 +291,6 @@ class StandingsView(EventScoped, APIView):
                 response["Content-Encoding"] = "gzip"
         response["ETag"] = tag
         response["Cache-Control"] = "no-cache"
-        patch_vary_headers(response, ("Accept-Encoding",))
         return response
 
     @extend_schema(
@@ -298,11 +330,12 @@ class StandingsView(EventScoped, APIView):
             event = self.event
             if anonymous:
                 keep_copy(event)
-        tag = etag(event, number, limit, offset)
+        language = get_language()
+        tag = etag(event, number, limit, offset, language)
         if matches(request, tag):
             response = HttpResponse(status=304)
         else:
-            plain, compressed = rendered(event, number, limit, offset)
+            plain, compressed = rendered(event, number, limit, offset, language)
             gzip = bool(ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
             response = HttpResponse(compressed if gzip else plain, content_type="application/json")
             if gzip:

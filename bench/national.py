@@ -179,6 +179,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120)
     parser.add_argument("--web-workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--worker-concurrency", type=int, default=2, help="the Celery worker's")
     parser.add_argument("--director-every", type=float, default=5, help="seconds, about")
     parser.add_argument("--warm-up", type=float, default=30, help="phones sign in over this")
     parser.add_argument(
@@ -213,7 +214,10 @@ def main() -> None:
         web_workers=args.web_workers,
         threads=args.threads,
         only="web,worker,beat,standby" + (",push" if args.push else ""),
-        extra=("--push-bind", f"127.0.0.1:{args.push_port}") if args.push else (),
+        extra=(
+            *("--worker-concurrency", str(args.worker_concurrency)),
+            *(("--push-bind", f"127.0.0.1:{args.push_port}") if args.push else ()),
+        ),
     )
     try:
         run(args, f"http://127.0.0.1:{port}", event, server.pid)

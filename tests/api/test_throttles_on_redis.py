@@ -9,15 +9,17 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.test.utils import override_settings
 from redis.connection import AbstractConnection
+from redis.exceptions import ResponseError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
 from core.caching import forget_process_copies, version_key
-from core.counters import Hit, count
+from core.counters import Hit, count, round_trip
 from kalooki_site.settings import cache_settings
 from tests.processes import RedisServer
 
@@ -125,6 +127,35 @@ def test_counting_peeks_at_the_cache_in_the_same_call(on_redis):
     assert trips.sent == 1
     assert hit.this == 1 and hit.previous == 0
     assert hit.peeked == {"kalooki:test:peeked": (7, True)}
+
+
+def test_a_window_s_counter_expires_after_two_windows_and_keeps_its_first_expiry(on_redis):
+    first = count("test-expiring", 60)
+    client = caches["counters"].client.get_client(write=True)
+    key = caches["counters"].make_key(first.counter)
+    assert 0 < client.ttl(key) <= 121
+    client.expire(key, 500)
+    assert count("test-expiring", 60).this == 2
+    assert client.ttl(key) > 121  # NX: a later count does not push the expiry back
+
+
+def test_a_connection_the_server_closed_is_replaced_not_counted_locally(on_redis):
+    client = caches["counters"].client.get_client(write=True)
+    count("test-reconnect", 60)
+    client.client_kill_filter(_type="normal", skipme=True)  # every other connection
+    with mock.patch.object(LocMemCache, "incr", side_effect=AssertionError("counted locally")):
+        assert count("test-reconnect", 60).this == 2
+
+
+def test_an_error_reply_is_raised_and_leaves_the_pool_answering(on_redis):
+    client = caches["counters"].client.get_client(write=True)
+    client.set("kalooki:test:not-a-number", "x")
+    with pytest.raises(ResponseError):
+        round_trip(client, [("INCR", "kalooki:test:not-a-number"), ("GET", "kalooki:test:x")])
+    assert round_trip(client, [("SET", "kalooki:test:x", "1"), ("GET", "kalooki:test:x")]) == [
+        b"OK",
+        b"1",
+    ]
 
 
 def test_a_token_holder_is_held_to_the_user_limit_not_the_anonymous_one(on_redis, entry_world):
