@@ -15,12 +15,13 @@ four phones do: the table's hands and entries it read are kept for them
 (`core.caching.table_rows`). The requests take turns (`--rounds`), so a machine shared
 with other work weighs on each alike. Printed: median and 95th percentile in ms of each request's
 wall time and the median of this process's CPU time (the database's is not in it), the SQL
-queries of one region request (with their time), and with `--profile` where the
-region's time goes (cProfile over the loop, sorted by cumulative and by own time).
+queries of one region request (with their time), and with `--profile` where the region's
+time goes (cProfile over the loop, sorted by cumulative and by own time), for the first
+phone asking after a change (`first`, the default) or another (`other`).
 
     BENCH_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench \\
         .venv/bin/python bench/phone_region.py [--players 4096] [--times 200] [--rounds 3] \\
-        [--profile]
+        [--profile [first|other]]
 
 The cache is Redis (BENCH_CACHE_URL, by default redis://127.0.0.1:6379/13, emptied at
 the start), as in production; PostgreSQL runs the planner on what ANALYZE last saw, so
@@ -61,7 +62,13 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4096)
     parser.add_argument("--times", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=3, help="each request's turns, interleaved")
-    parser.add_argument("--profile", action="store_true", help="cProfile the region's loop")
+    parser.add_argument(
+        "--profile",
+        nargs="?",
+        const="first",
+        choices=("first", "other"),
+        help="cProfile the region's loop: the first phone asking after a change, or another",
+    )
     parser.add_argument("--top", type=int, default=30, help="lines of each profile table")
     parser.add_argument("--only", default="", help="profile lines whose file matches this")
     args = parser.parse_args()
@@ -182,16 +189,23 @@ def main() -> None:
         print(f"  {took:6.2f} ms  {sql[:150]}")
 
     if args.profile:
+        run, before = cases[
+            "players' entry region (200)"
+            if args.profile == "first"
+            else "the same, another phone first"
+        ]
         profile = cProfile.Profile()
-        profile.enable()
         for _ in range(args.times):
-            region()
-        profile.disable()
+            if before is not None:
+                before()
+            profile.enable()
+            run()
+            profile.disable()
         for order in ("cumulative", "tottime"):
             out = io.StringIO()
             stats = pstats.Stats(profile, stream=out).sort_stats(order)
             stats.print_stats(*([args.only] if args.only else []), args.top)
-            print(f"\nprofile of {args.times} region requests, by {order}:")
+            print(f"\nprofile of {args.times} region requests ({args.profile}), by {order}:")
             print(out.getvalue().split("\n\n", 2)[-1])
 
 

@@ -298,7 +298,8 @@ def hidden_table_page(
 def table_live(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """The live region again, or 204 while nothing it shows changed."""
     shown = request.GET.get("s", "")
-    if shown and shown == caching.table_signature_cached(slug, number, table):
+    cached = caching.table_signature_cached(slug, number, table)
+    if shown and shown == cached:
         return HttpResponse(status=204)
     try:
         found = table_of_code(request, slug, number, table)
@@ -306,7 +307,9 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
         if not cookie_code(request):
             raise
         return refresh()  # a private event's table this browser's code no longer opens
-    signature = caching.table_signature(found)
+    # Read before anything the region shows: from the cache where it had it (a phone
+    # told of a change), else given a stamp and read with the event's versions.
+    signature = cached or caching.table_signature(found)
     if shown == signature:
         return HttpResponse(status=204)
     code = codes.normalize(cookie_code(request))

@@ -132,13 +132,16 @@ def table_count(round_: Round) -> int:
 
 
 def table_of(event: Event, round_number: int, table_number: int) -> Table:
+    """A table of `event`, with its round, and `event` as the round's event: one query
+    (the event's own row, already read, is not read again with it)."""
     table = the_row(
         Table.objects.filter(
             round__event=event, round__number=round_number, number=table_number
-        ).select_related("round__event")
+        ).select_related("round")
     )
     if table is None:
         raise Missing(_("No such table."))
+    table.round.event = event
     return table
 
 

@@ -253,11 +253,10 @@ def round_board(event: Event, number: int) -> dict[str, Any]:
 
 
 def public_table(event: Event, round_number: int, table_number: int) -> Table:
-    """A table of a public round of this event: one query."""
+    """A table of a public round of this event (the caller's, with its latest round, as
+    the table's): one query."""
     check_round(event, round_number)
-    table = table_of(event, round_number, table_number)
-    table.round.event = event  # the caller's event, with its latest round
-    return table
+    return table_of(event, round_number, table_number)
 
 
 # --- A player across events -----------------------------------------------------------
