@@ -5,9 +5,9 @@ saved hand reach the standings API and every open page within a second?
 
 Not a test: it prints figures (docs/benchmarks.md). Production's start on this machine:
 PostgreSQL, Redis (broker and cache), `manage.py run_processes` (gunicorn with
-`--web-workers` processes of `--threads` threads, a Celery worker, beat and the
-standby), production settings. The clients, for `--seconds` once every phone has
-signed in:
+`--web-workers` processes of `--threads` threads, a Celery worker of
+`--worker-concurrency` processes, beat and the standby), production settings. The
+clients, for `--seconds` once every phone has signed in:
 
 - `--tables` tables of four phones, each phone with its own session (signed in with
   its player's code), polling its entry page every ENTRY_POLL_SECONDS; every 20-60 s a

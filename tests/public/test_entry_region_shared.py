@@ -152,3 +152,52 @@ def test_a_copy_is_never_taken_for_another_table_of_the_same_name(w):
     table = make_round(event, table_sizes=(4,)).tables.get(number=1)
     assert caching.table_rows(table, "3.a1b2c3d4", read(table)) == table.pk
     assert reads == [w.table.pk, table.pk]
+
+
+class CacheCalls:
+    """The calls made to the shared cache while it is open (each a round trip to Redis
+    in production), outermost only: the local memory cache's `get_many` asks `get` for
+    each key."""
+
+    NAMES = ("get", "get_many", "set", "set_many", "add", "delete", "incr", "touch")
+
+    def __enter__(self):
+        from django.core.cache import caches
+
+        self.backend, self.made, self.depth = caches["default"], [], 0
+        for name in self.NAMES:
+            setattr(self.backend, name, self.counted(name, getattr(self.backend, name)))
+        return self
+
+    def counted(self, name, method):
+        def call(*args, **kwargs):
+            if not self.depth:
+                self.made.append(name)
+            self.depth += 1
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.depth -= 1
+
+        return call
+
+    def __exit__(self, *exc):
+        for name in self.NAMES:
+            delattr(self.backend, name)
+
+
+def test_a_phone_told_of_a_change_asks_the_cache_twice(
+    w, codes, django_capture_on_commit_callbacks
+):
+    """Its poll's signature, read first to answer 204 when nothing changed, is the
+    region's: not read again, nor the event's versions remembered, once the table is
+    found. Then the table's hands, as the first phone read them."""
+    phones = [phone_of(codes, seat) for seat in (1, 2)]
+    with django_capture_on_commit_callbacks(execute=True):
+        propose(w, codes)
+    region(*phones[0])  # the first phone reads the table's hands for the others
+    caching.announced(w.event.slug)  # this process read the event's versions just now
+    with CacheCalls() as calls:
+        page, _ = region(*phones[1])
+    assert proposal_state(page, 1) == "pending"
+    assert calls.made == ["get_many", "get"]
