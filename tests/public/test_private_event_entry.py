@@ -6,9 +6,12 @@ no event does."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 
+from core import caching, services
 from scoring.models import Hand
+from tests.fixtures import hand
 from tests.html import Page
 from tournaments.models import Event
 
@@ -119,3 +122,22 @@ def test_guessing_codes_at_a_private_event_is_throttled(private, codes, settings
     assert statuses == [403, 403, 429]
     right = Client().get(ENTRY + f"?code={codes[(1, 1)]}")
     assert right.status_code == 429 and "kalooki_player_code" not in right.cookies
+
+
+def test_a_phone_at_a_private_event_sets_right_a_cache_still_calling_it_public(
+    private, codes, django_capture_on_commit_callbacks
+):
+    """The event was made private and the cache never heard (the announcement lost):
+    the phone's next region, though the cache offered its signature, reads the event's
+    versions again and tells the cache it is not public."""
+    phone = scanned(codes, 1)
+    poll = Page(phone.get(ENTRY).content).attrs("entry-live")["hx-get"]
+    key = caching.version_key(private.event.slug)
+    cache.set(key, (private.event.standings_version, True))  # as before it was made private
+    caching.forget_process_copies()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.propose_hand(
+            table=private.table, number=1, entry=hand(1, 4), code=codes[1, 2], client="b"
+        )
+    assert phone.get(poll).status_code == 200
+    assert cache.get(key) == (private.event.standings_version, False)
