@@ -17,6 +17,7 @@ from functools import cache
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
+from django.http.request import HttpHeaders
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 from django.utils.translation import get_language
@@ -165,15 +166,15 @@ def quiet_number(raw: str | None, *, most: int, least: int = 0) -> int | None | 
 
 
 class MetaHeaders:
-    """`request.headers.get` for the headers sent by the client (X-Forwarded-For, which
-    DRF's throttles read), read from the request's META without making the whole
-    mapping of headers first."""
+    """`request.headers.get` (X-Forwarded-For, which DRF's throttles read), read from the
+    request's META by Django's own name for it, without making the whole mapping of
+    headers first."""
 
     def __init__(self, meta) -> None:
         self.meta = meta
 
     def get(self, name: str, default=None):
-        return self.meta.get("HTTP_" + name.upper().replace("-", "_"), default)
+        return self.meta.get(HttpHeaders.to_wsgi_name(name), default)
 
 
 class ThrottleShim:

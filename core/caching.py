@@ -472,11 +472,17 @@ def table_rows(table: Table, signature: str, read: Callable[[], Any]) -> Any:
     return signed(key, (signature, table.pk), read, ttl=TABLE_ROWS_TTL)
 
 
-def table_signature(table: Table) -> str:
+def table_signature(table: Table, cached: str | None = None) -> str:
     """The players' entry region's signature, giving the table a stamp if the cache
-    has none (the table with its round and event loaded)."""
+    has none (the table with its round and event loaded). `cached`: what
+    `table_signature_cached` read for the table just before (a phone told of a change),
+    taken as it is while the event as read is public, as the cache said it was; a
+    private event's is read again, which sets the cache right if it still calls the
+    event public (an announcement lost)."""
     round_ = table.round
     event = round_.event
+    if cached is not None and event.public:
+        return cached
     key = table_key(event.slug, round_.number, table.number)
     cache.add(key, UNSTAMPED, ANNOUNCED_TTL)
     remember_version(event)  # so the next unchanged poll needs no query

@@ -307,14 +307,8 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
         if not cookie_code(request):
             raise
         return refresh()  # a private event's table this browser's code no longer opens
-    # Read before anything the region shows: from the cache where it had it (a phone
-    # told of a change), else given a stamp and read with the event's versions. A table
-    # only a player's code opens is of an event the cache should not call public: read
-    # again, which sets the cache right if it still does (an announcement lost).
-    if cached is None or not event_shown(found):
-        signature = caching.table_signature(found)
-    else:
-        signature = cached
+    # Read before anything the region shows (the one read first, where the cache had it).
+    signature = caching.table_signature(found, cached)
     if shown == signature:
         return HttpResponse(status=204)
     code = codes.normalize(cookie_code(request))

@@ -126,6 +126,32 @@ def test_the_fast_read_counts_each_request_once_against_the_throttle(api, ranked
     assert "throttled" in refused.json()["detail"]
 
 
+def test_behind_a_proxy_each_forwarded_client_is_counted_apart(api, ranked):
+    """Behind the proxy NUM_PROXIES counts, the anonymous limit follows the address the
+    proxy forwards, in the fast read too: one busy reader is refused, another reader
+    behind the same proxy is not."""
+    from unittest import mock
+
+    from django.conf import settings
+    from django.test.utils import override_settings
+    from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+    rates = {"anon": "2/minute", "user": "100/minute"}
+    proxy = {"REMOTE_ADDR": "10.0.0.1"}
+    with (
+        override_settings(REST_FRAMEWORK={**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}),
+        mock.patch.object(AnonRateThrottle, "THROTTLE_RATES", rates),
+        mock.patch.object(UserRateThrottle, "THROTTLE_RATES", rates),
+    ):
+        busy = [
+            api.as_().get(URL, HTTP_X_FORWARDED_FOR="198.51.100.7", **proxy).status_code
+            for _ in range(3)
+        ]
+        other = api.as_().get(URL, HTTP_X_FORWARDED_FOR="198.51.100.8", **proxy)
+    assert busy == [200, 200, 429]
+    assert other.status_code == 200
+
+
 def test_this_process_keeps_only_the_latest_version_of_each_page(api, alice, ranked):
     """A new standings version replaces this process's copy of the old one (never read
     again) at once, page by page, rather than when the store is full."""
