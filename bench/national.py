@@ -248,6 +248,7 @@ def run(args, base: str, event: dict, server: int) -> None:
         readers = open_pages(base, f"/events/{SLUG}/", args.readers, args.seconds)
     projectors = open_pages(base, f"/events/{SLUG}/projector/", args.projectors, args.seconds)
     load_before = Path("/proc/loadavg").read_text().strip()
+    versions_before = standings_version()
     server_before, machine_before = cpu_seconds(server), machine_cpu()
     own_before, began = os.times(), time.monotonic()
     for thread in [*tables, *others]:
@@ -257,6 +258,7 @@ def run(args, base: str, event: dict, server: int) -> None:
     if not args.push:
         screens["leaderboard (wrk)"] = wrk_figures(readers)
     played = time.monotonic() - began
+    used_versions = standings_version() - versions_before
     own = os.times()
     used = {k: v - server_before.get(k, 0) for k, v in cpu_seconds(server).items()}
     busy, idle = (now - then for now, then in zip(machine_cpu(), machine_before, strict=True))
@@ -269,11 +271,25 @@ def run(args, base: str, event: dict, server: int) -> None:
     day.stats.measuring = False
     watcher.join()
     pushed = push_figures(readers, day.in_api) if args.push else None
-    report(args, day, played, load_before, used, screens, pushed)
+    report(args, day, played, load_before, used, screens, pushed, used_versions)
+
+
+def standings_version() -> int:
+    """The event's standings version now: how many rebuilds have ranked it."""
+    from tournaments.models import Event
+
+    return Event.objects.filter(slug=SLUG).values_list("standings_version", flat=True).get()
 
 
 def report(
-    args, day: Day, played: float, load: str, used: dict, screens: dict, pushed: dict | None
+    args,
+    day: Day,
+    played: float,
+    load: str,
+    used: dict,
+    screens: dict,
+    pushed: dict | None,
+    versions: int,
 ) -> None:
     stats = day.stats
     writes = sum(len(stats.times[k]) for k in ("propose", "confirm", "director save"))
@@ -290,6 +306,10 @@ def report(
         f"{played:.0f} s measured: {writes} saves ({writes / played:.1f}/s), {len(polls)} phone "
         f"polls ({len(polls) / played:.0f}/s), "
         + ", ".join(f"{s['requests']:.0f} {k} polls" for k, s in screens.items())
+    )
+    print(
+        f"standings rebuilt {versions} times ({versions / played:.2f}/s, one every "
+        f"{played / max(versions, 1):.2f} s)"
     )
     idle = used.pop("machine, idle")
     print(

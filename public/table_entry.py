@@ -38,6 +38,7 @@ from core.table_entry import codes
 from core.table_entry.selectors import hand_lines, penalty_lines
 from core.table_entry.settled import entries_now, open_or_lately
 from game import rules
+from public import live
 from public.player_code import (
     COOKIE,
     cookie_code,
@@ -258,7 +259,10 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
     code gives it). POST: the player gives their code."""
     typed = request.POST.get("code") if request.method == "POST" else request.GET.get("code")
     try:
-        event = selectors.public_event(request.user, slug)
+        # As a page load takes it (`table_of_code`): no query while the event is cached
+        # at the announced versions; every proposal and confirmation brings its phone
+        # back here.
+        event = live.lookup(request.user, slug)[0]
     except Missing:
         return hidden_table_page(request, slug, number, table, typed)
     found = selectors.public_table(event, number, table)

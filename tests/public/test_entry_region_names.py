@@ -69,10 +69,22 @@ def test_the_region_brought_again_costs_a_fixed_number_of_queries(
     w, codes, django_assert_num_queries
 ):
     phone, _ = phone_of(codes, 2)
-    # The event, the table, its seats with the phone's player, its hands, the players'
-    # entries: the namesakes come from the copy the page's own request kept.
-    with django_assert_num_queries(5):
+    # The table, its seats with the phone's player, its hands, the players' entries: the
+    # event and the namesakes come from the copies the page's own request kept.
+    with django_assert_num_queries(4):
         assert phone.get(ENTRY + "live/").status_code == 200
+
+
+def test_the_page_a_phone_comes_back_to_reads_the_event_from_the_cache(
+    w, codes, django_assert_num_queries
+):
+    """Every proposal and confirmation brings its phone back to the table's page: the
+    event comes from the copy kept at the announced versions, as the region's does."""
+    phone, _ = phone_of(codes, 2)
+    # The table, the seats (the phone's, the table's), its hands, proposals and entries.
+    with django_assert_num_queries(6) as again:
+        assert phone.get(ENTRY).status_code == 200
+    assert not any('FROM "tournaments_event"' in q["sql"] for q in again.captured_queries)
 
 
 @pytest.fixture
