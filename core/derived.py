@@ -45,7 +45,7 @@ from datetime import timedelta
 from typing import TypeVar
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import Error, close_old_connections, connection
 from django.db.models import Case, F, When
 from django.utils import timezone
 
@@ -62,9 +62,10 @@ GRACE_SECONDS = 10
 # "some worker is taking jobs". It is never dirty, so no catch-up ever queues it.
 WORKER_RAN = ("core.catch_up", 0)
 # How long one process goes on rebuilding the same thing while changes keep coming
-# (`rebuild_alone`) before it queues the next rebuild as a job of its own: well inside
-# a task's time limit, and other jobs get their turn.
-REBUILD_TURN_SECONDS = 15.0
+# (`rebuild_alone`) before it queues the next rebuild as a job of its own, behind the
+# jobs waiting: another event's rebuild, where a worker has a single process, waits for
+# no more than this (and a task stays well inside its time limit).
+REBUILD_TURN_SECONDS = 5.0
 T = TypeVar("T")
 
 
@@ -138,8 +139,11 @@ def rebuilding(kind: str, key: int) -> Iterator[bool]:
         yield mine
     finally:
         if mine:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", claim)
+            try:
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT pg_advisory_unlock(%s, %s)", claim)
+            except Error:  # the connection is gone, and its claim with it
+                log.warning("Could not let go of rebuilding %s %s.", kind, key, exc_info=True)
 
 
 def rebuild_alone(

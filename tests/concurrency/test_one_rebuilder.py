@@ -8,10 +8,12 @@ import threading
 import time
 
 import pytest
+from django.db import OperationalError, connection
 
 from core import background, derived, services
 from core.standings.services import refresh_standings_job
 from tests.concurrency.test_lock_order import in_thread
+from tests.concurrency.threads import another_connection
 from tests.fixtures import make_entries, make_event, make_round
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -77,5 +79,29 @@ def test_once_the_other_process_lets_go_the_job_rebuilds_itself(event):
         release.set()
         holder.join(10)
     assert outcome == [True]
+    assert refresh_standings_job(event.pk) == 2
+    assert not derived.is_dirty(STANDINGS, event.pk)
+
+
+def test_a_rebuild_whose_connection_is_cut_fails_with_its_own_error_and_lets_go(event):
+    """The database ends the rebuilding connection (a restart, an administrator): the
+    rebuild's own error is what the job raises (Celery tries it again), and the claim
+    went with the connection, so the next job rebuilds."""
+    derived.changed(STANDINGS, event.pk)
+
+    def cut_off() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        with another_connection() as other:
+            other.execute("SELECT pg_terminate_backend(%s)", [pid])
+            other.commit()
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+        return 1
+
+    with pytest.raises(OperationalError, match="terminat"):
+        derived.rebuild_alone(STANDINGS, event.pk, cut_off)
+    connection.close()
     assert refresh_standings_job(event.pk) == 2
     assert not derived.is_dirty(STANDINGS, event.pk)
