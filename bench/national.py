@@ -195,13 +195,20 @@ def main() -> None:
     os.environ.update(DEBUG="1", DJANGO_SETTINGS_MODULE="kalooki_site.settings", LOG_LEVEL="ERROR")
     os.environ.pop("CELERY_BROKER_URL", None)
     url = setup_django()
-    # Made once and reused: each run plays a few of the round's hands, and leaves
-    # thousands to the next.
+    # Made once and reused: each run plays a few of the round's hands (about 600 of
+    # its 9,216 at the defaults), and refuses to run once the tables have too few left.
     event = make_event(args.rounds, args.players, SLUG, "National championship")
     vacuumed(url)
     # The tables with the most hands left to play (each run plays some).
     left = sorted(event["tables"].items(), key=lambda item: (-len(item[1]["next"]), item[0]))
     entering = dict(sorted(left[: args.tables]))
+    fewest = min(len(table["next"]) for table in entering.values())
+    if fewest < args.seconds / 40:  # a table plays a hand every 20-60 s
+        sys.exit(
+            f"the {args.tables} tables with most hands left have {fewest} at the fewest: "
+            f"too few for a {args.seconds:g} s run (earlier runs played them). Drop the "
+            "bench database so the event is generated afresh."
+        )
     event = {**event, "tables": entering}
     redis = "redis://127.0.0.1:6379/11"
     subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=True, capture_output=True)
