@@ -13,6 +13,10 @@ one `scoring.models.DerivedState` row per thing derived:
   meanwhile, so a change is never lost between the two;
 - a rebuild job that finds its data clean (`is_dirty`) returns at once: many changes
   queue many jobs, and the first to run does the work for all of them;
+- a job run through `rebuild_alone` is the only one rebuilding the same thing (on
+  PostgreSQL): it rebuilds again while changes keep coming, with its copies of the last
+  rebuild still in hand, and the jobs of those changes, waiting for it meanwhile, then
+  find the data clean;
 - queueing can fail (the broker is down): that is logged, never raised, since the
   change has committed; and a queued job can be lost (its worker killed). Either
   way the row stays dirty, and `catch_up`, run by Celery beat every few seconds,
@@ -33,10 +37,15 @@ follows the same three calls.
 from __future__ import annotations
 
 import logging
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
+from typing import TypeVar
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import Error, close_old_connections, connection
 from django.db.models import Case, F, When
 from django.utils import timezone
 
@@ -52,6 +61,12 @@ GRACE_SECONDS = 10
 # The row a worker's catch-up stamps (`built_at`) each time it runs: the heartbeat of
 # "some worker is taking jobs". It is never dirty, so no catch-up ever queues it.
 WORKER_RAN = ("core.catch_up", 0)
+# How long one process goes on rebuilding the same thing while changes keep coming
+# (`rebuild_alone`) before it queues the next rebuild as a job of its own, behind the
+# jobs waiting: another event's rebuild, where a worker has a single process, waits for
+# no more than this (and a task stays well inside its time limit).
+REBUILD_TURN_SECONDS = 5.0
+T = TypeVar("T")
 
 
 def changed(kind: str, key: int, *, countdown: float | None = None) -> None:
@@ -105,6 +120,54 @@ def dirty_since(kind: str, key: int):
 def forget(kind: str, key: int) -> None:
     """What `key` named is gone: nothing left to rebuild."""
     DerivedState.objects.filter(kind=kind, key=key).delete()
+
+
+@contextmanager
+def rebuilding(kind: str, key: int) -> Iterator[None]:
+    """Held while this process rebuilds `kind` for `key`; a process asking while another
+    holds it waits for it to be let go. A PostgreSQL advisory lock, held by this
+    connection until the block ends, and let go with the connection when it closes (a
+    killed process's too). Elsewhere nothing: SQLite's writers are one at a time anyway."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    claim = (zlib.crc32(kind.encode()) - 2**31, key % 2**31)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_lock(%s, %s)", claim)
+    try:
+        yield
+    finally:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", claim)
+        except Error:  # the connection is gone, and its claim with it
+            log.warning("Could not let go of rebuilding %s %s.", kind, key, exc_info=True)
+
+
+def rebuild_alone(
+    kind: str, key: int, rebuild: Callable[[], T], *, turn: float | None = None
+) -> T | None:
+    """Run `rebuild` (a whole transaction that clears the mark as `built` does, or
+    returns None when what `key` named is gone) as long as `kind` for `key` is dirty,
+    one process at a time (`rebuilding`). The process rebuilding goes round again for
+    the changes that came while it ran, with whatever it keeps of its last rebuild in
+    hand; a job that came meanwhile waits for it, then finds nothing left to do. After
+    `turn` seconds (`REBUILD_TURN_SECONDS`) of rebuilds the next is queued as a job of
+    its own, behind those waiting. Returns what the last rebuild returned (None: none
+    ran)."""
+    turn = REBUILD_TURN_SECONDS if turn is None else turn
+    started, result, rebuilt = time.monotonic(), None, 0
+    if not is_dirty(kind, key):
+        return None
+    with rebuilding(kind, key):
+        while is_dirty(kind, key):
+            if rebuilt and time.monotonic() - started >= turn:
+                background.send(kind, (key,))
+                return result
+            result, rebuilt = rebuild(), rebuilt + 1
+            if result is None:  # what `key` named is gone
+                return None
+    return result
 
 
 def catch_up(*, grace: float = GRACE_SECONDS) -> list[tuple[str, int]]:

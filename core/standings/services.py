@@ -42,9 +42,9 @@ from tournaments.models import Event
 
 # No delay: a change queues its rebuild at once, so when no rebuild is running the
 # standings follow within the time of one rebuild. Only the changes that arrive while
-# a rebuild runs are collapsed: their jobs wait for the event's lock (or behind it in
-# the queue), the first to get it rebuilds for all of them (`derived.seen` counts what
-# it covers) and the others find the standings clean and return at once.
+# a rebuild runs are collapsed: the process rebuilding goes round once more for all of
+# them (`derived.rebuild_alone`; `derived.seen` counts what it covers), and their jobs,
+# waiting for it meanwhile, find the standings clean.
 COLLAPSE_SECONDS: float | None = None
 
 
@@ -57,9 +57,13 @@ def queue_standings_refresh(event: Event) -> None:
 @background.runs(background.STANDINGS)
 def refresh_standings_job(event_id: int) -> int | None:
     """The background job: rebuild the standings unless an earlier run already covered
-    every change (many changes queue many jobs; one does the work)."""
-    if not derived.is_dirty(background.STANDINGS, event_id):
-        return None
+    every change (many changes queue many jobs; one does the work), one process at a
+    time (`derived.rebuild_alone`): the process rebuilding goes round again for the
+    changes that came meanwhile, its copies of the last rebuild in hand."""
+    return derived.rebuild_alone(background.STANDINGS, event_id, partial(rebuild_job, event_id))
+
+
+def rebuild_job(event_id: int) -> int | None:
     event = the_row(Event.objects.filter(pk=event_id))
     if event is None:  # deleted meanwhile: nothing to rank
         derived.forget(background.STANDINGS, event_id)

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from celery import current_app
+from django.db.models import F
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 from rest_framework.authtoken.models import Token
@@ -149,3 +150,48 @@ def test_a_round_whose_seating_job_was_lost_is_seated_by_the_catch_up(event, bro
         assert (background.SEATING, round_.pk) in derived.catch_up()
     assert Round.objects.get(pk=round_.pk).status == Round.Status.DRAFT
     assert not derived.is_dirty(background.SEATING, round_.pk)
+
+
+def test_a_rebuild_run_alone_goes_round_again_for_a_change_that_came_while_it_ran(
+    event, monkeypatch
+):
+    monkeypatch.setattr(background, "send", lambda *args, **kwargs: True)  # to a worker
+    derived.changed(STANDINGS, event.pk)
+    calls = []
+
+    def rebuild() -> int:
+        seen = derived.seen(STANDINGS, event.pk)
+        if not calls:
+            derived.changed(STANDINGS, event.pk)  # a save commits meanwhile
+        calls.append(seen)
+        derived.built(STANDINGS, event.pk, seen)
+        return len(calls)
+
+    assert derived.rebuild_alone(STANDINGS, event.pk, rebuild) == 2
+    assert calls[1] == calls[0] + 1
+    assert not derived.is_dirty(STANDINGS, event.pk)
+
+
+def test_a_rebuild_run_alone_queues_the_next_once_its_turn_is_over(event, monkeypatch):
+    sent = []
+    monkeypatch.setattr(background, "send", lambda *args, **kwargs: sent.append(args))
+    derived.changed(STANDINGS, event.pk)
+    sent.clear()
+    calls = []
+
+    def never_catching_up() -> int:
+        calls.append(1)  # changes keep coming (their jobs queued elsewhere)
+        DerivedState.objects.filter(kind=STANDINGS, key=event.pk).update(changes=F("changes") + 1)
+        return len(calls)
+
+    assert derived.rebuild_alone(STANDINGS, event.pk, never_catching_up, turn=0) == 1
+    assert sent == [(STANDINGS, (event.pk,))]  # the next rebuild, a job of its own
+
+
+def test_a_standings_job_for_an_event_deleted_meanwhile_forgets_it(event, monkeypatch):
+    monkeypatch.setattr(background, "send", lambda *args, **kwargs: True)  # to a worker
+    derived.changed(STANDINGS, event.pk)
+    gone = event.pk
+    event.delete()
+    assert refresh_standings_job(gone) is None
+    assert not DerivedState.objects.filter(kind=STANDINGS, key=gone).exists()
