@@ -62,9 +62,8 @@ GRACE_SECONDS = 10
 # "some worker is taking jobs". It is never dirty, so no catch-up ever queues it.
 WORKER_RAN = ("core.catch_up", 0)
 # How long one process goes on rebuilding the same thing while changes keep coming
-# (`rebuild_alone`) before it queues the next rebuild as a job of its own, behind the
-# jobs waiting: another event's rebuild, where a worker has a single process, waits for
-# no more than this (and a task stays well inside its time limit).
+# (`rebuild_alone`) before it leaves the rest to the jobs of those changes: a task stays
+# well inside its time limit, and the worker's other jobs get their turn.
 REBUILD_TURN_SECONDS = 5.0
 T = TypeVar("T")
 
@@ -152,18 +151,18 @@ def rebuild_alone(
     one process at a time (`rebuilding`). The process rebuilding goes round again for
     the changes that came while it ran, with whatever it keeps of its last rebuild in
     hand; a job that came meanwhile waits for it, then finds nothing left to do. After
-    `turn` seconds (`REBUILD_TURN_SECONDS`) of rebuilds the next is queued as a job of
-    its own, behind those waiting. Returns what the last rebuild returned (None: none
-    ran)."""
+    `turn` seconds (`REBUILD_TURN_SECONDS`) of rebuilds it stops: every change not yet
+    covered has its own job, waiting for the lock or queued (or, its queueing failed,
+    the catch-up's). Returns what the last rebuild returned (None: none ran)."""
     turn = REBUILD_TURN_SECONDS if turn is None else turn
-    started, result, rebuilt = time.monotonic(), None, 0
+    result, rebuilt = None, 0
     if not is_dirty(kind, key):
         return None
     with rebuilding(kind, key):
+        started = time.monotonic()  # the turn counts from the lock, not the wait for it
         while is_dirty(kind, key):
             if rebuilt and time.monotonic() - started >= turn:
-                background.send(kind, (key,))
-                return result
+                return result  # the jobs of the changes since are waiting, or queued
             result, rebuilt = rebuild(), rebuilt + 1
             if result is None:  # what `key` named is gone
                 return None

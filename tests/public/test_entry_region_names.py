@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from core import services
+from tests.fixtures import make_round
 from tests.html import Page
 from tournaments.models import Player
 
@@ -90,3 +91,13 @@ def test_the_page_a_phone_comes_back_to_reads_the_event_from_the_cache(
 @pytest.fixture
 def w(entry_world):
     return entry_world
+
+
+def test_a_round_published_since_the_event_was_kept_opens_its_tables(w, codes):
+    """Every player scans their new table's code as the round is published, before its
+    standings move the event's versions: the table's page reads the event afresh."""
+    phone, _ = phone_of(codes, 2)  # the event kept, its latest round 1
+    make_round(w.event, number=2)
+    page = Client().get("/events/kingston/rounds/2/tables/1/enter/")
+    assert page.status_code == 200
+    assert Page(page.content).has("sign-in")
