@@ -33,7 +33,19 @@ def table_of_code(request: HttpRequest, slug: str, number: int, table: int) -> T
             return opened_by_code(request, slug, number, table, cookie_code(request), proven=True)
         except ServiceError as error:  # a code no longer good here opens nothing
             raise Missing("No such event.") from error
-    return selectors.public_table(event, number, table)
+    return kept_table(request, event, number, table)
+
+
+def kept_table(request: HttpRequest, event, number: int, table: int) -> Table:
+    """The table of a public round of `event`, the event as a page load takes it
+    (`live.lookup`, kept until its versions move); a round published since it was kept
+    (every player scanning the new table's code at once) is found with the event read
+    afresh."""
+    try:
+        return selectors.public_table(event, number, table)
+    except Missing:
+        fresh = selectors.public_event(request.user, event.slug)
+        return selectors.public_table(fresh, number, table)
 
 
 def opened_by_code(

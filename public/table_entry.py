@@ -42,6 +42,7 @@ from public import live
 from public.player_code import (
     COOKIE,
     cookie_code,
+    kept_table,
     opened_by_code,
     remembered,
     signed_in,
@@ -265,10 +266,7 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
         event = live.lookup(request.user, slug)[0]
     except Missing:
         return hidden_table_page(request, slug, number, table, typed)
-    try:
-        found = selectors.public_table(event, number, table)
-    except Missing:  # a round published since the event was kept: read it afresh
-        found = selectors.public_table(selectors.public_event(request.user, slug), number, table)
+    found = kept_table(request, event, number, table)
     if typed is not None:
         try:
             services.identify_player(table=found, code=typed, client=codes.client_of(request))

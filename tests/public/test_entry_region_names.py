@@ -101,3 +101,11 @@ def test_a_round_published_since_the_event_was_kept_opens_its_tables(w, codes):
     page = Client().get("/events/kingston/rounds/2/tables/1/enter/")
     assert page.status_code == 200
     assert Page(page.content).has("sign-in")
+
+
+def test_a_round_published_since_the_event_was_kept_answers_its_tables_region(w, codes):
+    """The region's poll and the proposals find the new round's tables as the page does."""
+    phone_of(codes, 2)  # the event kept, its latest round 1
+    make_round(w.event, number=2)
+    answer = Client().get("/events/kingston/rounds/2/tables/1/enter/live/")
+    assert answer.status_code == 204, answer.status_code  # answered, not "no such round"
