@@ -86,7 +86,11 @@ def start(args: list[str], env: dict, log: str | Path) -> subprocess.Popen:
 def stop(process: subprocess.Popen) -> None:
     if process.poll() is None:
         os.killpg(process.pid, signal.SIGTERM)
-        process.wait(20)
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:  # a process that did not end on time: ended
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(20)
 
 
 def start_web(port: int, workers: int, env: dict, log: str | Path) -> subprocess.Popen:

@@ -170,13 +170,17 @@ class Ledger:
         self.locks = {number: threading.Lock() for number in tables}
         self.added = dict.fromkeys(tables, 0)
         self.pending: dict[int, list[tuple[int, float, str]]] = {n: [] for n in tables}
+        # The same saves, for the probe of the database (`committed_probe`).
+        self.uncommitted: dict[int, list[tuple[int, float, str]]] = {n: [] for n in tables}
         self.hands: dict[tuple[int, int], dict] = {}  # hands the phones recorded
         self.lock = threading.Lock()
 
     def saved(self, table: int, points: int, kind: str) -> None:
         with self.lock:
             self.added[table] += points
-            self.pending[table].append((self.added[table], time.perf_counter(), kind))
+            saved = (self.added[table], time.perf_counter(), kind)
+            self.pending[table].append(saved)
+            self.uncommitted[table].append(saved)
 
 
 def hand_fields(table: int, number: int, seats: list[int], went_out: int) -> dict[str, str]:
@@ -402,6 +406,13 @@ class Day:
     # Each save as the probe first found it in the standings API: (the API's version,
     # when the save was answered, its kind).
     in_api: list[tuple[int, float, str]] = field(default_factory=list)
+    # Each save with the standings version whose rebuild committed it (`committed_probe`):
+    # the first version that shows it, whenever the API's probe got to it.
+    in_db: list[tuple[int, float, str]] = field(default_factory=list)
+    # When each standings version was first seen committed (time.time()).
+    committed_at: dict[int, float] = field(default_factory=dict)
+    # When each was first seen announced in the shared cache (time.time()).
+    announced_at: dict[int, float] = field(default_factory=dict)
 
 
 def table_totals(base: str, event: dict) -> dict[int, int]:

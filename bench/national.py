@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import re
 import resource
 import subprocess
@@ -46,6 +47,7 @@ import threading
 import time
 from pathlib import Path
 
+import redis
 import requests
 from _setup import ROOT, command_line, setup_django, site_env, stop
 from _venue_clients import (
@@ -53,6 +55,7 @@ from _venue_clients import (
     Day,
     Ledger,
     Stats,
+    browser,
     director,
     percentiles,
     play_table,
@@ -68,6 +71,7 @@ READERS = ROOT / "bench" / "readers.lua"
 PUSH_READERS = ROOT / "bench" / "push_readers.py"
 PUSHED = "/tmp/kalooki-bench-national-pushed.json"
 LIMIT = 2.0  # seconds: no request above it
+CACHE = "redis://127.0.0.1:6379/11"  # the site's shared cache
 
 
 def national_env(url: str, broker: str, cache: str) -> dict[str, str]:
@@ -118,35 +122,66 @@ def pushed_pages(base: str, port: int, page: str, count: int, seconds: float) ->
     return subprocess.Popen([*args, str(seconds), PUSHED])
 
 
-def push_figures(process: subprocess.Popen, in_api: list) -> dict:
+def committed_to_sent(pages: list, committed_at: dict[int, float]) -> list[float]:
+    """For each version the database probe saw committed: how long until the push
+    server sent its region (the server's clock sent with it)."""
+    sent: dict[int, float] = {}
+    for opened in pages:
+        for version, _, clock, _ in opened["shown"]:
+            if clock is not None:
+                sent.setdefault(version, clock / 1000)
+    return [max(0.0, sent[version] - at) for version, at in committed_at.items() if version in sent]
+
+
+def push_figures(
+    process: subprocess.Popen,
+    in_api: list,
+    in_db: list,
+    committed_at: dict[int, float],
+    announced_at: dict[int, float],
+) -> dict:
     """What the open pages were sent: how long after each save's answer each page open
     by then had a region showing it, over every (save, page) and for each save's last
-    page."""
+    page, the save's version as the API's probe found it and as it was committed; and
+    how long each region took from the push server's clock to the page."""
     process.wait(timeout=120)
     found = json.loads(Path(PUSHED).read_text())
-    every, last, missed = [], [], 0
-    for version, answered, _ in in_api:
-        reached = []
-        for opened in found["pages"]:
-            if opened["connected"] is None or opened["connected"] > answered:
-                continue  # not open yet when the save was answered
-            at = next((t for v, t in opened["shown"] if v >= version), None)
-            if at is None:
-                missed += 1
-            else:
-                reached.append(max(0.0, at - answered))
-        every += reached
-        if reached:
-            last.append(max(reached))
-    return {
+    figures = {
         "pages": len(found["pages"]),
         "connected": found["connect"],
         "errors": found["errors"],
         "regions": sum(len(opened["shown"]) for opened in found["pages"]),
-        "every": every,
-        "last": last,
-        "missed": missed,
+        "committed -> sent": committed_to_sent(found["pages"], committed_at),
+        "committed -> announced": [
+            max(0.0, announced_at[version] - at)
+            for version, at in committed_at.items()
+            if version in announced_at
+        ],
+        "announced -> sent": committed_to_sent(found["pages"], announced_at),
+        "sent -> received": [
+            received - sent / 1000
+            for opened in found["pages"]
+            for _, _, sent, received in opened["shown"]
+            if sent is not None
+        ],
     }
+    for name, saves in (("api", in_api), ("committed", in_db)):
+        every, last, missed = [], [], 0
+        for version, answered, _ in saves:
+            reached = []
+            for opened in found["pages"]:
+                if opened["connected"] is None or opened["connected"] > answered:
+                    continue  # not open yet when the save was answered
+                at = next((t for v, t, *_ in opened["shown"] if v >= version), None)
+                if at is None:
+                    missed += 1
+                else:
+                    reached.append(max(0.0, at - answered))
+            every += reached
+            if reached:
+                last.append(max(reached))
+        figures[name] = {"every": every, "last": last, "missed": missed}
+    return figures
 
 
 def wrk_figures(process: subprocess.Popen) -> dict[str, float]:
@@ -210,9 +245,8 @@ def main() -> None:
             "bench database so the event is generated afresh."
         )
     event = {**event, "tables": entering}
-    redis = "redis://127.0.0.1:6379/11"
-    subprocess.run(["redis-cli", "-u", redis, "FLUSHDB"], check=True, capture_output=True)
-    env = national_env(url, "redis://127.0.0.1:6379/10", redis)
+    subprocess.run(["redis-cli", "-u", CACHE, "FLUSHDB"], check=True, capture_output=True)
+    env = national_env(url, "redis://127.0.0.1:6379/10", CACHE)
     args.push_port = free_port() if args.push else None
     env["LIVE_PUSH"] = "1" if args.push else "0"
     server, port = serve(
@@ -240,7 +274,10 @@ def run(args, base: str, event: dict, server: int) -> None:
     tables = [threading.Thread(target=play_table, args=(day, n)) for n in event["tables"]]
     others = [threading.Thread(target=director, args=(day,))]
     watcher = threading.Thread(target=probe, args=(day, baseline))
-    for thread in [*tables, *others, watcher]:
+    committed = threading.Thread(target=committed_probe, args=(day, baseline))
+    api_versions: list[tuple[int, float]] = []
+    versions = threading.Thread(target=version_probe, args=(day, api_versions))
+    for thread in [*tables, *others, watcher, committed, versions]:
         thread.start()
     for _ in event["tables"]:  # every phone signed in, then the clock starts
         day.signed_in.acquire()
@@ -277,8 +314,114 @@ def run(args, base: str, event: dict, server: int) -> None:
         used["push readers"] = process_cpu(readers.pid)
     day.stats.measuring = False
     watcher.join()
-    pushed = push_figures(readers, day.in_api) if args.push else None
+    committed.join()
+    versions.join()
+    day.stats.delays["save -> standings API (its version, first row)"] = in_api_by_version(
+        day.in_db, api_versions
+    )
+    pushed = None
+    if args.push:
+        pushed = push_figures(readers, day.in_api, day.in_db, day.committed_at, day.announced_at)
     report(args, day, played, load_before, used, screens, pushed, used_versions)
+
+
+def committed_probe(day: Day, baseline: dict) -> None:
+    """Each save with the first standings version that shows it: the points of the
+    players whose tables wait for a save to show, and the version, read from the
+    database every 100 ms in one statement (one snapshot), so the version is the one
+    whose rebuild committed the save, however long the API's probe took to read it (its
+    whole list takes seconds under the load)."""
+    from django.db import connection
+
+    from scoring.models import Standing
+    from tournaments.models import Entry, Event, Round
+
+    sql = (
+        f"SELECT e.standings_version, n.player_id, s.points FROM {Standing._meta.db_table} s"
+        f" JOIN {Event._meta.db_table} e ON e.id = s.event_id"
+        f" JOIN {Entry._meta.db_table} n ON n.id = s.entry_id"
+        " WHERE s.event_id = %s AND s.round_id = %s AND n.player_id = ANY(%s)"
+    )
+    round_ = Round.objects.get(event__slug=SLUG, number=day.event["round"])
+    ledger, tables = day.ledger, day.event["tables"]
+    announced = redis.Redis.from_url(CACHE)
+    with connection.cursor() as cursor:
+        while time.monotonic() < day.stop_at + 20:
+            found = announced.get(f":1:kalooki:public:version:{SLUG}")  # Django's pickle
+            if found is not None:
+                day.announced_at.setdefault(pickle.loads(found)[0], time.time())
+            with ledger.lock:
+                waiting = [table for table, pending in ledger.uncommitted.items() if pending]
+            if not waiting and day.saving_done.is_set():
+                break
+            players = [player for table in waiting for player in tables[table]["players"]]
+            rows = []
+            if players:
+                cursor.execute(sql, [round_.event_id, round_.pk, players])
+                rows = cursor.fetchall()
+            if rows:
+                version = rows[0][0]
+                day.committed_at.setdefault(version, time.time())
+                points = {player: points for _, player, points in rows}
+                with ledger.lock:
+                    for table in waiting:
+                        pending = ledger.uncommitted[table]
+                        total = sum(points.get(p, 0) for p in tables[table]["players"])
+                        total -= baseline[table]
+                        now = time.perf_counter()
+                        for _, answered, kind in [p for p in pending if p[0] <= total]:
+                            day.in_db.append((version, answered, kind))
+                            day.stats.delays[f"{kind} -> committed (database)"].append(
+                                max(0, now - answered)
+                            )
+                        ledger.uncommitted[table] = [p for p in pending if p[0] > total]
+            time.sleep(0.1)
+    connection.close()
+
+
+def version_probe(day: Day, seen: list) -> None:
+    """The standings API's version every 100 ms, as an integrator's client would follow
+    it: the whole list asked with the ETag last answered (304 while unchanged), and of a
+    new version's answer only its first bytes read (`{"version": ...`; the bytes are
+    the ones the probe reads whole, built once per version): `seen` gets each version
+    and when it was first answered. A save is in the API once it answers the version
+    that committed it."""
+    session = browser()
+    url = f"{day.base}/api/v1/events/{SLUG}/standings/"
+    etag = ""
+
+    def done() -> bool:  # every save committed, and the latest version answered
+        if not day.saving_done.is_set() or any(day.ledger.uncommitted.values()):
+            return False
+        latest = max((version for version, _, _ in day.in_db), default=0)
+        return bool(seen) and seen[-1][0] >= latest
+
+    while time.monotonic() < day.stop_at + 20 and not done():
+        headers = {"If-None-Match": etag} if etag else {}
+        answer = day.stats.call(
+            session, "probe standings API, version", "GET", url, headers=headers, stream=True
+        )
+        now = time.perf_counter()
+        if answer is not None and answer.status_code == 200:
+            start = answer.raw.read(100, decode_content=True)
+            found = re.match(rb'\{"version":\s*(\d+)', start)
+            if found and (not seen or int(found.group(1)) > seen[-1][0]):
+                seen.append((int(found.group(1)), now))
+                etag = answer.headers.get("ETag", "")
+        if answer is not None:
+            answer.close()
+        time.sleep(0.1)
+
+
+def in_api_by_version(in_db: list, seen: list) -> list[float]:
+    """How long after its answer each save's committed version was first answered by
+    the standings API."""
+    delays = []
+    for version, answered, _ in in_db:
+        at = next((t for v, t in seen if v >= version), None)
+        if at is not None:
+            delays.append(max(0.0, at - answered))
+    return delays
 
 
 def standings_version() -> int:
@@ -353,9 +496,18 @@ def report(
             f"{pushed['regions']} regions received; errors: {pushed['errors'][:5] or 'none'}"
             f" ({len(pushed['errors'])})"
         )
-        print(f"  save -> every open page      {percentiles(pushed['every'])}")
-        print(f"  save -> its last open page   {percentiles(pushed['last'])}")
-        print(f"  (save, page) never reached before the end: {pushed['missed']}")
+        for name, said in (
+            ("committed", "the version that committed it (database probe)"),
+            ("api", "the version the API's probe first found it in"),
+        ):
+            figures = pushed[name]
+            print(f"  by {said}:")
+            print(f"    save -> every open page    {percentiles(figures['every'])}")
+            print(f"    save -> its last open page {percentiles(figures['last'])}")
+            print(f"    (save, page) never reached before the end: {figures['missed']}")
+        for name in ("committed -> announced", "announced -> sent", "committed -> sent"):
+            print(f"  a version {name:<22} {percentiles(pushed[name])}")
+        print(f"  push server sent -> page     {percentiles(pushed['sent -> received'])}")
     left = sum(len(p) for p in day.ledger.pending.values())
     print(f"  saves never seen in the standings API: {left}")
     bad = {
