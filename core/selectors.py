@@ -62,6 +62,7 @@ from core.series.final import entrant_carries, final_plan, out_of_step
 from core.standings.boards import (
     Board,
     board,
+    board_frame,
     check_round,
     player_history,
     public_event,
@@ -121,6 +122,7 @@ __all__ = [
     "TableSheet",
     "User",
     "board",
+    "board_frame",
     "can_add_players",
     "can_create_events",
     "can_direct",

@@ -211,6 +211,10 @@ PUBLIC_POLL_SECONDS = 3
 # their address's live/push/, which a proxy in front routes to it (README, "Deploy").
 # Off: they poll. Needs a shared cache (CACHE_URL) for the announcements to reach it.
 LIVE_PUSH = envbool("LIVE_PUSH", False)
+# Made by the process that rebuilt an event's standings, from the document in hand,
+# before the new version is announced (`core.standings.document.keep_rebuilt`): each is
+# called with the event and its standings.
+STANDINGS_PRODUCTS = ["public.views.keep_first_page"]
 ENTRY_POLL_SECONDS = 3
 DIRECTOR_ENTRIES_POLL_SECONDS = 5
 SCREEN_STALE_SECONDS = 10

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -147,10 +148,11 @@ def signature(event: Event) -> tuple:
 # --- What the pages show, cached for the event's signature ------------------------------
 
 
-# The leaderboard document as read (a national championship's: 4,096 rows, 45-60 ms to
-# read back and unpickle, 12 MB once read), for this process's builds of every page and
-# size of its regions at one version: each projector asks for its own page. The latest
-# read only, whatever its language (a page in another language reads its own again).
+# The leaderboard as read (a national championship's: 4,096 rows, the standings document
+# 45 ms to read back and unpickle, 12 MB once read), for this process's builds of every
+# page and size of its regions at one version: each projector asks for its own page.
+# The latest read only, whatever its language (a page in another language reads its own
+# again).
 BOARDS = ProcessCopies(
     "leaderboards, read",
     size=1,
@@ -159,15 +161,23 @@ BOARDS = ProcessCopies(
 )
 
 
-def board(event: Event) -> selectors.Board:
+def board_key(event: Event) -> str:
+    return in_reader_language(f"{PREFIX}:board:{event.pk}")
+
+
+def board(event: Event, standings: selectors.Standings | None = None) -> selectors.Board:
     """The leaderboard (standings in rank order, the round's progress): no query when
-    cached, 3 otherwise."""
-    key = in_reader_language(f"{PREFIX}:board:{event.pk}")
-    sig = signature(event)
+    cached, 4 otherwise. Its own part (`selectors.board_frame`) is kept under the
+    board's key, and its standings are the document the rebuild kept (`standings`, when
+    the caller has it in hand), read as every reader of the standings reads it: not
+    pickled a second time with the board (docs/benchmarks.md, "A national championship,
+    tenth pass")."""
+    key, sig = board_key(event), signature(event)
     found = BOARDS.get(key)
     if found is not None and found[0] == sig:
         return found[1]
-    value = signed(key, sig, partial(selectors.board, event))
+    frame = signed(key, sig, partial(selectors.board_frame, event))
+    value = replace(frame, standings=standings or selectors.standings_after(event))
     BOARDS.put(key, (sig, value))
     return value
 

@@ -23,11 +23,12 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import mark_safe
 from django.utils.text import compress_string
@@ -39,6 +40,7 @@ from django.views.decorators.http import require_safe
 
 from core import caching, selectors
 from core.entries.selectors import namesakes_of
+from core.errors import Missing
 from core.publishing.selectors import public_note
 from core.series.selectors import player_series, series_of_event
 from core.standings.prizes import event_prize_winners
@@ -180,6 +182,26 @@ def board_region(event: Event, page: int, search: str) -> str:
     if search:
         return region()
     return live.cached_fragment(f"board:{event.slug}:{page}", live.signature(event), region)
+
+
+def keep_first_page(event: Event, standings: selectors.Standings) -> None:
+    """Once a rebuild has kept its standings document, before its version is announced
+    (`core.standings.document.keep_rebuilt`, settings.STANDINGS_PRODUCTS): the
+    leaderboard's first page, its live region (what the push server sends every open
+    page, and a poll is answered), made from the document in hand in the event's
+    language, so that neither the push server nor a web process reads the document
+    back to make it at each version (docs/benchmarks.md, "A national championship,
+    tenth pass"). A private event's pages are not shared: nothing is made."""
+    try:
+        event = selectors.public_event(AnonymousUser(), event.slug)  # with its latest round
+    except Missing:  # not public
+        return
+    if not event.public or event.standings_version != standings.version:
+        return  # a rebuild committed since makes its own
+    language = caching.event_language(event.slug) or settings.LANGUAGE_CODE
+    with translation.override(language):
+        live.board(event, standings)
+        board_region(event, 1, "")
 
 
 def search_param(request: HttpRequest) -> str:

@@ -88,7 +88,7 @@ class Board:
     ranks yet); from publishing a round until its first hand, where everyone sits;
     then the standings."""
 
-    standings: Standings
+    standings: Standings | None  # None in a frame (`board_frame`) only, never shown
     progress: RoundProgress | None  # the latest public round's
     show_table_points: bool
     phase: str = STANDINGS
@@ -127,6 +127,13 @@ def board(event: Event) -> Board:
     or the seating board, or the field: at most 5 queries (the standings or the field
     1 more once a player has withdrawn: whether a substitute replaced them; the seating
     1 more: the event's namesakes). `event` comes from `public_event`."""
+    return replace(board_frame(event), standings=standings_after(event))
+
+
+def board_frame(event: Event) -> Board:
+    """The leaderboard without its standings (`standings` None): what the board adds to
+    the standings document, small enough to keep apart from it (a 4,096-player
+    document is 1.4 MB; `public.live.board` puts the two together). At most 4 queries."""
     progress, phase, seating, field = None, STANDINGS, (), ()
     if event.latest_round is None:
         phase, field = FIELD, field_of(event)
@@ -139,7 +146,7 @@ def board(event: Event) -> Board:
         if not closed and not progress.started:
             phase, seating = SEATING, seating_board(event, event.latest_round)
     return Board(
-        standings=standings_after(event),
+        standings=None,
         progress=progress,
         show_table_points=event.format != Event.Format.TOTAL,
         phase=phase,

@@ -12,7 +12,11 @@ notes (docs/benchmarks.md, "A national championship, fifth pass").
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils.module_loading import import_string
 
 from core.caching import ProcessCopies, versioned
 from core.entries.selectors import replacements
@@ -32,6 +36,8 @@ from core.standings.stored import StoredRow
 from core.standings.ties import with_tie_notes
 from scoring.models import STANDING_FIGURES
 from tournaments.models import Event, Round
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -64,8 +70,22 @@ def keep_rebuilt(
 ) -> None:
     """Once a rebuild commits: the document of its version built from what it wrote
     (`wanted`: entry -> its row; `players`: entry -> its player) and kept in the cache
-    every web process reads, unless another process built it first."""
-    versioned(standings_key(event), lambda: rebuilt_standings(event, round_, wanted, players))
+    every web process reads, unless another process built it first; then what is made
+    from it at every version (settings.STANDINGS_PRODUCTS: the leaderboard's first
+    page), from the document in hand. A product that fails is logged and left to the
+    page that needs it (it is made there as before); the announcement goes on."""
+    made = versioned(
+        standings_key(event), lambda: rebuilt_standings(event, round_, wanted, players)
+    )
+    for product in standings_products():
+        try:
+            product(event, made)
+        except Exception:
+            log.exception("made at standings version %s of %s: not kept", made.version, event)
+
+
+def standings_products() -> list:
+    return [import_string(path) for path in settings.STANDINGS_PRODUCTS]
 
 
 def rebuilt_standings(

@@ -1,0 +1,91 @@
+"""What a rebuild makes from its standings document at every version, before it
+announces the version (settings.STANDINGS_PRODUCTS): the leaderboard's first page, so
+that the push server sending it to every open page, and the web processes answering
+its polls, find it made instead of each reading the 1.4 MB document back to make it.
+And the leaderboard kept apart from its standings (the document is not pickled twice)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.utils import translation
+
+from core import caching, services
+from game.rules import HandEntry, SeatEntry
+from public import live, views
+from tests.fixtures import make_entries, make_event, make_round
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SCORES = (SeatEntry(2, 30), SeatEntry(3, 7), SeatEntry(4, 9))
+
+
+def play_a_hand(slug: str, **fields) -> Event:
+    event = make_event(slug=slug, **fields)
+    make_round(event, table_sizes=(4,), entries=make_entries(event, 4))
+    table = event.rounds.get().tables.get()
+    services.record_hand(table=table, number=1, entry=HandEntry(went_out=1, scores=SCORES))
+    return event
+
+
+def region_key(slug: str) -> str:
+    with translation.override("en"):
+        return live.page_key(f"board:{slug}:1")
+
+
+def never_rendered(*args, **kwargs):
+    raise AssertionError("the region was rendered again")
+
+
+def test_the_job_makes_the_first_page_before_it_announces_the_version(
+    monkeypatch, django_assert_num_queries
+):
+    kept = []
+    real = cache.set
+    monkeypatch.setattr(cache, "set", lambda key, *a, **k: kept.append(key) or real(key, *a, **k))
+    play_a_hand("kingston")
+    assert region_key("kingston") in kept
+    assert kept.index(region_key("kingston")) < kept.index(caching.version_key("kingston"))
+    # What the push server and a poll then do: the region is read, not made again.
+    caching.forget_process_copies()
+    event = live.public_event(AnonymousUser(), "kingston")
+    assert event.standings_version == 1
+    monkeypatch.setattr(views, "render_to_string", never_rendered)
+    with translation.override("en"), django_assert_num_queries(0):
+        html = views.board_region(event, 1, "")
+    assert html.index(">30<") > html.index(">9<") > html.index(">7<")
+
+
+def test_the_leaderboard_is_kept_apart_from_its_standings():
+    play_a_hand("montego-bay")
+    caching.reset()
+    event = live.public_event(AnonymousUser(), "montego-bay")
+    with translation.override("en"):
+        board = live.board(event)
+        kept = caching.opened(cache.get(live.board_key(event)), live.signature(event))
+    assert [row.points for row in board.rows] == [0, 7, 9, 30]
+    assert kept.standings is None and kept.progress == board.progress
+
+
+def failing(event, standings):
+    raise RuntimeError("no room for it")
+
+
+def test_a_product_that_fails_does_not_stop_the_announcement(settings, caplog):
+    settings.STANDINGS_PRODUCTS = ["tests.core.test_standings_products.failing"]
+    with caplog.at_level(logging.ERROR, logger="core.standings.document"):
+        play_a_hand("ocho-rios")
+    assert cache.get(caching.version_key("ocho-rios")) == (1, True)
+    assert "no room for it" in caplog.text
+
+
+def test_nothing_is_made_for_a_private_event(caplog):
+    with caplog.at_level(logging.ERROR, logger="core.standings.document"):
+        event = play_a_hand("negril", public=False)
+    assert Event.objects.get(pk=event.pk).standings_version == 1
+    assert cache.get(region_key("negril")) is None
+    assert caplog.text == ""
