@@ -181,7 +181,10 @@ def board_region(event: Event, page: int, search: str) -> str:
 
     if search:
         return region()
-    return live.cached_fragment(f"board:{event.slug}:{page}", live.signature(event), region)
+    # Kept apart with the push on and off: the region names its stream only with it on
+    # (a copy made before a restart that turned it on or off is not served after).
+    name = f"board:{event.slug}:{page}{':push' if settings.LIVE_PUSH else ''}"
+    return live.cached_fragment(name, live.signature(event), region)
 
 
 def keep_first_page(event: Event, standings: selectors.Standings) -> None:

@@ -32,9 +32,9 @@ def play_a_hand(slug: str, **fields) -> Event:
     return event
 
 
-def region_key(slug: str) -> str:
+def region_key(slug: str, push: bool = False) -> str:
     with translation.override("en"):
-        return live.page_key(f"board:{slug}:1")
+        return live.page_key(f"board:{slug}:1{':push' if push else ''}")
 
 
 def never_rendered(*args, **kwargs):
@@ -58,6 +58,16 @@ def test_the_job_makes_the_first_page_before_it_announces_the_version(
     with translation.override("en"), django_assert_num_queries(0):
         html = views.board_region(event, 1, "")
     assert html.index(">30<") > html.index(">9<") > html.index(">7<")
+
+
+def test_with_the_push_on_the_first_page_made_names_its_stream(settings):
+    settings.LIVE_PUSH = True
+    play_a_hand("port-antonio")
+    assert cache.get(region_key("port-antonio")) is None  # the copy without the stream
+    sig, html = cache.get(region_key("port-antonio", push=True))
+    assert 'data-push="/events/port-antonio/live/push/?v=1&amp;s=0&amp;lang=en"' in (
+        caching.opened((sig, html), sig)
+    )
 
 
 def test_the_leaderboard_is_kept_apart_from_its_standings():
