@@ -14,8 +14,12 @@ timed `--times` times (median and fastest, wall time) with what it reads already
   rest and their tie notes taken from the document it made last);
 - the same document read back from the cache (each web process, once per version);
 - the leaderboard (the standings with the round's progress), from the cached document;
-- the leaderboard read back from the cache (each web process, once per version: the
-  regions built at that version then share its copy, `public.live.BOARDS`);
+- the leaderboard's own part (the round's progress: what it adds to the standings, kept
+  apart from them), and the first page as the rebuild now makes it from the document in
+  hand before announcing the version (`public.views.keep_first_page`);
+- the leaderboard read back from the cache (each web process, once per version: its
+  own part and the standings document; the regions built at that version then share its
+  copy, `public.live.BOARDS`);
 - the leaderboard's live region, page 1 (a poll's 200), from the leaderboard read;
 - a projector's page of 20 and of 40 rows (what a projector asks for: the page its
   screen holds), likewise;
@@ -39,6 +43,7 @@ import pickle
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from _setup import big_event, command_line, setup_django
 
@@ -91,11 +96,12 @@ def main() -> None:
 
     from core import caching, selectors
     from core.standings import document
+    from core.standings.boards import board_frame
     from core.standings.selectors import build_standings, standings_after
     from kalooki_site import collector
     from public import live
     from public.projector import projector_region
-    from public.views import board_region
+    from public.views import board_region, keep_first_page
 
     event = big_event(players=args.players, rounds=10, live=True)
     caching.reset()
@@ -112,7 +118,9 @@ def main() -> None:
     board = selectors.board(event)
     kept = {
         "standings": len(pickle.dumps(standings, pickle.HIGHEST_PROTOCOL)),
-        "leaderboard": len(pickle.dumps(board, pickle.HIGHEST_PROTOCOL)),
+        "leaderboard (its own part; the standings are the document)": len(
+            pickle.dumps(replace(board, standings=None), pickle.HIGHEST_PROTOCOL)
+        ),
     }
 
     def region(name: str, build: Callable[[], str]) -> Callable[[], str]:
@@ -146,6 +154,16 @@ def main() -> None:
     raw = pickle.dumps(standings, pickle.HIGHEST_PROTOCOL)
     timed("standings document, read back (unpickled)", lambda: pickle.loads(raw), args.times)
     timed("leaderboard, from the kept standings", lambda: selectors.board(event), args.times)
+    timed("leaderboard's own part (the round's progress)", lambda: board_frame(event), args.times)
+
+    def first_page_by_rebuild():
+        live.BOARDS.clear()
+        live.PAGES.clear()
+        cache.delete(live.board_key(event))
+        cache.delete(live.page_key(f"board:{event.slug}:1"))
+        keep_first_page(event, standings)
+
+    timed("first page, made by the rebuild from its document", first_page_by_rebuild, args.times)
 
     def board_read_back():
         live.BOARDS.clear()
