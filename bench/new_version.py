@@ -101,7 +101,7 @@ def main() -> None:
     from kalooki_site import collector
     from public import live
     from public.projector import projector_region
-    from public.views import board_region, keep_first_page
+    from public.views import board_region, keep_first_page, region_name
 
     event = big_event(players=args.players, rounds=10, live=True)
     caching.reset()
@@ -160,7 +160,7 @@ def main() -> None:
         live.BOARDS.clear()
         live.PAGES.clear()
         cache.delete(live.board_key(event))
-        cache.delete(live.page_key(f"board:{event.slug}:1"))
+        cache.delete(live.page_key(region_name(event, 1)))
         keep_first_page(event, standings)
 
     timed("first page, made by the rebuild from its document", first_page_by_rebuild, args.times)
@@ -171,7 +171,7 @@ def main() -> None:
 
     live.board(event)  # kept in the shared cache, as the first process to need it keeps it
     timed("leaderboard, read back (each process, once per version)", board_read_back, args.times)
-    leaderboard = region(f"board:{event.slug}:1", lambda: board_region(event, 1, ""))
+    leaderboard = region(region_name(event, 1), lambda: board_region(event, 1, ""))
     timed("leaderboard's live region, page 1, from the leaderboard read", leaderboard, args.times)
     for rows in (20, 40):
         name = f"projector:{event.slug}:1:{rows}"

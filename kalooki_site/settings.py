@@ -211,10 +211,6 @@ PUBLIC_POLL_SECONDS = 3
 # their address's live/push/, which a proxy in front routes to it (README, "Deploy").
 # Off: they poll. Needs a shared cache (CACHE_URL) for the announcements to reach it.
 LIVE_PUSH = envbool("LIVE_PUSH", False)
-# Made by the process that rebuilt an event's standings, from the document in hand,
-# before the new version is announced (`core.standings.document.keep_rebuilt`): each is
-# called with the event and its standings.
-STANDINGS_PRODUCTS = ["public.views.keep_first_page"]
 ENTRY_POLL_SECONDS = 3
 DIRECTOR_ENTRIES_POLL_SECONDS = 5
 SCREEN_STALE_SECONDS = 10
@@ -256,6 +252,11 @@ def cache_settings(url: str) -> dict:
 
 
 CACHES = cache_settings(CACHE_URL)
+# Made by the process that rebuilt an event's standings, from the document in hand,
+# before the new version is announced (`core.standings.document.keep_rebuilt`): each is
+# called with the event and its standings. Only where the cache is shared (CACHE_URL):
+# in a process's own cache only the page loads of that process could use them.
+STANDINGS_PRODUCTS = ["public.views.keep_first_page"] if CACHE_URL else []
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "kalooki_site.cache"
 

@@ -162,7 +162,10 @@ BOARDS = ProcessCopies(
 
 
 def board_key(event: Event) -> str:
-    return in_reader_language(f"{PREFIX}:board:{event.pk}")
+    """Where the leaderboard's own part is kept (`board`): a name of its own, so a
+    process of an earlier release, which kept the whole board under `board:`, never
+    reads the part alone as a board."""
+    return in_reader_language(f"{PREFIX}:board-frame:{event.pk}")
 
 
 def board(event: Event, standings: selectors.Standings | None = None) -> selectors.Board:

@@ -181,10 +181,14 @@ def board_region(event: Event, page: int, search: str) -> str:
 
     if search:
         return region()
-    # Kept apart with the push on and off: the region names its stream only with it on
-    # (a copy made before a restart that turned it on or off is not served after).
-    name = f"board:{event.slug}:{page}{':push' if settings.LIVE_PUSH else ''}"
-    return live.cached_fragment(name, live.signature(event), region)
+    return live.cached_fragment(region_name(event, page), live.signature(event), region)
+
+
+def region_name(event: Event, page: int) -> str:
+    """The name a plain page of the leaderboard's region is kept under: apart with the
+    push on and off (the region names its stream only with it on, so a copy made before
+    a restart that turned it on or off is not served after)."""
+    return f"board:{event.slug}:{page}{':push' if settings.LIVE_PUSH else ''}"
 
 
 def keep_first_page(event: Event, standings: selectors.Standings) -> None:
@@ -194,13 +198,22 @@ def keep_first_page(event: Event, standings: selectors.Standings) -> None:
     page, and a poll is answered), made from the document in hand in the event's
     language, so that neither the push server nor a web process reads the document
     back to make it at each version (docs/benchmarks.md, "A national championship,
-    tenth pass"). A private event's pages are not shared: nothing is made."""
+    tenth pass"). A private event's pages are not shared: nothing is made. Nor is
+    anything made when the event changed since the rebuild (the document is keyed by
+    the rebuild's status: finished since, its page must say final)."""
+    if not event.public:
+        return
+    built = event
     try:
         event = selectors.public_event(AnonymousUser(), event.slug)  # with its latest round
-    except Missing:  # not public
+    except Missing:  # made private since
         return
-    if not event.public or event.standings_version != standings.version:
-        return  # a rebuild committed since makes its own
+    if (
+        not event.public
+        or event.standings_version != standings.version
+        or event.status != built.status
+    ):
+        return  # the page that needs it makes it (after a newer rebuild: that one does)
     language = caching.event_language(event.slug) or settings.LANGUAGE_CODE
     with translation.override(language):
         live.board(event, standings)

@@ -21,6 +21,15 @@ from tournaments.models import Event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+FIRST_PAGE = "public.views.keep_first_page"
+
+
+@pytest.fixture(autouse=True)
+def products(settings):
+    """As with a shared cache (CACHE_URL), which the tests' own cache stands in for."""
+    settings.STANDINGS_PRODUCTS = [FIRST_PAGE]
+
+
 SCORES = (SeatEntry(2, 30), SeatEntry(3, 7), SeatEntry(4, 9))
 
 
@@ -32,8 +41,8 @@ def play_a_hand(slug: str, **fields) -> Event:
     return event
 
 
-def region_key(slug: str, push: bool = False) -> str:
-    with translation.override("en"):
+def region_key(slug: str, push: bool = False, language: str = "en") -> str:
+    with translation.override(language):
         return live.page_key(f"board:{slug}:1{':push' if push else ''}")
 
 
@@ -99,3 +108,28 @@ def test_nothing_is_made_for_a_private_event(caplog):
     assert Event.objects.get(pk=event.pk).standings_version == 1
     assert cache.get(region_key("negril")) is None
     assert caplog.text == ""
+
+
+def test_the_first_page_is_made_in_the_events_language():
+    play_a_hand("mandeville", language="ru")
+    assert cache.get(region_key("mandeville")) is None
+    sig, kept = cache.get(region_key("mandeville", language="ru"))
+    assert "Таблица после тура 1 (тур идёт)" in caching.opened((sig, kept), sig)
+
+
+def test_nothing_is_made_for_an_event_finished_since_the_rebuild():
+    """The document is keyed by the rebuild's status: a page of the event finished
+    since must say final, which the rebuild's document does not."""
+    event = play_a_hand("lucea")
+    rebuilt = Event.objects.get(pk=event.pk)
+    standings = cache.get(caching.versioned_key("standings", event.pk, 1, rebuilt.status, None))
+    caching.reset()
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    views.keep_first_page(rebuilt, standings)
+    assert cache.get(region_key("lucea")) is None
+
+
+def test_without_a_shared_cache_nothing_is_made(settings):
+    settings.STANDINGS_PRODUCTS = []
+    play_a_hand("savanna-la-mar")
+    assert cache.get(region_key("savanna-la-mar")) is None
