@@ -23,6 +23,7 @@ def committed_probe(day: Day, baseline: dict) -> None:
     whole list takes seconds under the load)."""
     from django.db import connection
 
+    from core.caching import version_key
     from scoring.models import Standing
     from tournaments.models import Entry, Event, Round
 
@@ -37,7 +38,7 @@ def committed_probe(day: Day, baseline: dict) -> None:
     announced = redis.Redis.from_url(CACHE)
     with connection.cursor() as cursor:
         while time.monotonic() < day.stop_at + 20:
-            found = announced.get(f":1:kalooki:public:version:{SLUG}")  # Django's pickle
+            found = announced.get(f":1:{version_key(SLUG)}")  # as Django keeps it, pickled
             if found is not None:
                 day.announced_at.setdefault(pickle.loads(found)[0], time.time())
             with ledger.lock:
