@@ -18,6 +18,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpResponse
 from django.http.request import HttpHeaders
+from django.utils import translation
 from django.utils.cache import patch_vary_headers
 from django.utils.text import compress_string
 from django.utils.translation import get_language
@@ -87,15 +88,32 @@ def keep_copy(event) -> None:
         EVENTS.put(event.slug, event)
 
 
-def standings_data(event, number: int | None) -> dict:
+def standings_data(event, number: int | None, standings=None) -> dict:
     """The standings as the API renders them, kept per standings version (a rebuild
-    bumps it, so a kept copy is never stale)."""
+    bumps it, so a kept copy is never stale); from `standings` when the caller has the
+    document in hand."""
     key = versioned_key(
         "api-standings", event.pk, event.standings_version, event.status, number, get_language()
     )
     return versioned(
-        key, lambda: StandingsSerializer(selectors.standings_after(event, number)).data
+        key,
+        lambda: StandingsSerializer(standings or selectors.standings_after(event, number)).data,
     )
+
+
+def keep_whole_list(event, standings) -> None:
+    """Once a rebuild has kept its standings document, before its version is announced
+    (settings.STANDINGS_PRODUCTS): the whole list's bytes, plain and compressed, made
+    from the document in hand in the language a client asking for none reads
+    (settings.LANGUAGE_CODE: never the event's, `kalooki_site.middleware`), so the first
+    reader at the new version finds them made (a 4,096-player list: about 0.1 s of a
+    web process's CPU, docs/benchmarks.md, "A national championship, tenth pass"). A
+    private event's list is not made."""
+    if not event.public:
+        return
+    with translation.override(settings.LANGUAGE_CODE):
+        standings_data(event, None, standings)
+        rendered(event, None, None, 0, settings.LANGUAGE_CODE)
 
 
 def page_of(data: dict, limit: int | None, offset: int) -> dict:

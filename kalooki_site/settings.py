@@ -256,7 +256,9 @@ CACHES = cache_settings(CACHE_URL)
 # before the new version is announced (`core.standings.document.keep_rebuilt`): each is
 # called with the event and its standings. Only where the cache is shared (CACHE_URL):
 # in a process's own cache only the page loads of that process could use them.
-STANDINGS_PRODUCTS = ["public.views.keep_first_page"] if CACHE_URL else []
+STANDINGS_PRODUCTS = (
+    ["public.views.keep_first_page", "api.standings.keep_whole_list"] if CACHE_URL else []
+)
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "kalooki_site.cache"
 

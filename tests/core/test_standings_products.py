@@ -22,12 +22,13 @@ from tournaments.models import Event
 pytestmark = pytest.mark.django_db(transaction=True)
 
 FIRST_PAGE = "public.views.keep_first_page"
+WHOLE_LIST = "api.standings.keep_whole_list"
 
 
 @pytest.fixture(autouse=True)
 def products(settings):
     """As with a shared cache (CACHE_URL), which the tests' own cache stands in for."""
-    settings.STANDINGS_PRODUCTS = [FIRST_PAGE]
+    settings.STANDINGS_PRODUCTS = [FIRST_PAGE, WHOLE_LIST]
 
 
 SCORES = (SeatEntry(2, 30), SeatEntry(3, 7), SeatEntry(4, 9))
@@ -133,3 +134,35 @@ def test_without_a_shared_cache_nothing_is_made(settings):
     settings.STANDINGS_PRODUCTS = []
     play_a_hand("savanna-la-mar")
     assert cache.get(region_key("savanna-la-mar")) is None
+
+
+def test_the_job_makes_the_whole_list_of_the_api_before_it_announces_the_version(
+    monkeypatch, client
+):
+    from api import standings as api
+
+    play_a_hand("port-royal", language="ru")  # the API answers in English all the same
+    caching.forget_process_copies()
+    monkeypatch.setattr(api, "StandingsSerializer", never_rendered)
+    monkeypatch.setattr(api, "JSONRenderer", never_rendered)
+    answer = client.get("/api/v1/events/port-royal/standings/")
+    assert answer.status_code == 200
+    assert answer.json()["version"] == 1
+    assert [row["points"] for row in answer.json()["standings"]] == [0, 7, 9, 30]
+
+
+def test_no_whole_list_is_made_for_a_private_event(settings):
+    settings.STANDINGS_PRODUCTS = [WHOLE_LIST]
+    event = play_a_hand("black-river", public=False)
+    key = caching.versioned_key(
+        "api-standings-bytes",
+        event.pk,
+        event.created_at.timestamp(),
+        1,
+        event.status,
+        None,
+        None,
+        0,
+        "en",
+    )
+    assert cache.get(key) is None
