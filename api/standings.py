@@ -95,10 +95,12 @@ def standings_data(event, number: int | None, standings=None) -> dict:
     key = versioned_key(
         "api-standings", event.pk, event.standings_version, event.status, number, get_language()
     )
-    return versioned(
-        key,
-        lambda: StandingsSerializer(standings or selectors.standings_after(event, number)).data,
-    )
+
+    def build() -> dict:
+        kept = selectors.standings_after(event, number) if standings is None else standings
+        return StandingsSerializer(kept).data
+
+    return versioned(key, build)
 
 
 def keep_whole_list(event, standings) -> None:

@@ -109,7 +109,13 @@ def in_api_by_version(in_db: list, seen: list) -> list[float]:
     the standings API."""
     delays = []
     for version, answered, _ in in_db:
-        at = next((t for v, t in seen if v >= version), None)
+        at = first_at(seen, version)
         if at is not None:
             delays.append(max(0.0, at - answered))
     return delays
+
+
+def first_at(shown: list, version: int) -> float | None:
+    """When a version at least `version` was first shown (`shown`: (version, time, ...)
+    in the order seen), if ever."""
+    return next((item[1] for item in shown if item[0] >= version), None)

@@ -47,7 +47,14 @@ import time
 from pathlib import Path
 
 import requests
-from _national_probes import CACHE, SLUG, committed_probe, in_api_by_version, version_probe
+from _national_probes import (
+    CACHE,
+    SLUG,
+    committed_probe,
+    first_at,
+    in_api_by_version,
+    version_probe,
+)
 from _setup import ROOT, command_line, setup_django, site_env, stop
 from _venue_clients import (
     PUBLIC_POLL,
@@ -168,7 +175,7 @@ def push_figures(
             for opened in found["pages"]:
                 if opened["connected"] is None or opened["connected"] > answered:
                     continue  # not open yet when the save was answered
-                at = next((t for v, t, *_ in opened["shown"] if v >= version), None)
+                at = first_at(opened["shown"], version)
                 if at is None:
                     missed += 1
                 else:

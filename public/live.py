@@ -180,7 +180,9 @@ def board(event: Event, standings: selectors.Standings | None = None) -> selecto
     if found is not None and found[0] == sig:
         return found[1]
     frame = signed(key, sig, partial(selectors.board_frame, event))
-    value = replace(frame, standings=standings or selectors.standings_after(event))
+    if standings is None:
+        standings = selectors.standings_after(event)
+    value = replace(frame, standings=standings)
     BOARDS.put(key, (sig, value))
     return value
 

@@ -191,7 +191,7 @@ def region_name(event: Event, page: int) -> str:
     return f"board:{event.slug}:{page}{':push' if settings.LIVE_PUSH else ''}"
 
 
-def keep_first_page(event: Event, standings: selectors.Standings) -> None:
+def keep_first_page(rebuilt: Event, standings: selectors.Standings) -> None:
     """Once a rebuild has kept its standings document, before its version is announced
     (`core.standings.document.keep_rebuilt`, settings.STANDINGS_PRODUCTS): the
     leaderboard's first page, its live region (what the push server sends every open
@@ -201,17 +201,16 @@ def keep_first_page(event: Event, standings: selectors.Standings) -> None:
     tenth pass"). A private event's pages are not shared: nothing is made. Nor is
     anything made when the event changed since the rebuild (the document is keyed by
     the rebuild's status: finished since, its page must say final)."""
-    if not event.public:
+    if not rebuilt.public:
         return
-    built = event
     try:
-        event = selectors.public_event(AnonymousUser(), event.slug)  # with its latest round
+        event = selectors.public_event(AnonymousUser(), rebuilt.slug)  # with its latest round
     except Missing:  # made private since
         return
     if (
         not event.public
         or event.standings_version != standings.version
-        or event.status != built.status
+        or event.status != rebuilt.status
     ):
         return  # the page that needs it makes it (after a newer rebuild: that one does)
     language = caching.event_language(event.slug) or settings.LANGUAGE_CODE

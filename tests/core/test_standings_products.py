@@ -11,6 +11,7 @@ import logging
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.test import Client
 from django.utils import translation
 
 from core import caching, services
@@ -151,18 +152,26 @@ def test_the_job_makes_the_whole_list_of_the_api_before_it_announces_the_version
     assert [row["points"] for row in answer.json()["standings"]] == [0, 7, 9, 30]
 
 
-def test_no_whole_list_is_made_for_a_private_event(settings):
+def test_no_whole_list_is_made_for_a_private_event(settings, monkeypatch):
+    from api import standings as api
+
     settings.STANDINGS_PRODUCTS = [WHOLE_LIST]
-    event = play_a_hand("black-river", public=False)
-    key = caching.versioned_key(
-        "api-standings-bytes",
-        event.pk,
-        event.created_at.timestamp(),
-        1,
-        event.status,
-        None,
-        None,
-        0,
-        "en",
-    )
-    assert cache.get(key) is None
+    made = []
+    monkeypatch.setattr(api, "rendered", lambda *args: made.append(args))
+    play_a_hand("black-river", public=False)
+    assert made == []
+
+
+def test_the_pages_made_by_the_rebuild_are_the_ones_a_request_makes():
+    """Byte for byte: the first page's region and the API's whole list, made by the
+    rebuild, against the same made afresh by requests with nothing kept. A client that
+    names no language: the page in the event's, the API in English."""
+    client = Client()
+    play_a_hand("falmouth", language="ru")
+    poll = "/events/falmouth/live/?v=0&s=0"  # an older version: answered with the region
+    answers = [client.get(poll), client.get("/api/v1/events/falmouth/standings/")]
+    assert all(answer.status_code == 200 for answer in answers)
+    caching.reset()
+    again = [client.get(poll), client.get("/api/v1/events/falmouth/standings/")]
+    assert [a.content for a in answers] == [a.content for a in again]
+    assert "Таблица после тура 1 (тур идёт)" in answers[0].content.decode()
