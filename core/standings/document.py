@@ -32,8 +32,8 @@ from core.standings.selectors import (
     standings_round,
     withdrawn,
 )
-from core.standings.stored import StoredRow
-from core.standings.ties import with_tie_notes
+from core.standings.stored import StoredRow, only_moved
+from core.standings.ties import moved, with_tie_notes
 from scoring.models import STANDING_FIGURES
 from tournaments.models import Event, Round
 
@@ -48,9 +48,9 @@ class Made:
     format: str  # the event's: which score ties are told on
     players: dict[int, tuple]  # entry -> (player id, name, club, country)
     refs: dict[int, PlayerRef]  # player id -> as the lists name them
-    sources: dict[int, tuple]  # entry -> what its row was made from
-    plain: tuple[StandingRow, ...]  # the rows in rank order, without their tie notes
-    rows: tuple[StandingRow, ...]  # the same with them: the document's
+    # entry -> (what its row was made from, the row without its tie note, its index)
+    sources: dict[int, tuple]
+    rows: tuple[StandingRow, ...]  # in rank order, with their tie notes: the document's
 
 
 # The document the latest rebuild in this process made, by event: at 4,096 players about
@@ -74,6 +74,7 @@ def keep_rebuilt(
     from it at every version (settings.STANDINGS_PRODUCTS: the leaderboard's first
     page), from the document in hand. A product that fails is logged and left to the
     page that needs it (it is made there as before); the announcement goes on."""
+
     made = versioned(
         standings_key(event), lambda: rebuilt_standings(event, round_, wanted, players)
     )
@@ -106,21 +107,27 @@ def rebuilt_standings(
     subs = {}
     if any(withdrawn(row.status) for row in wanted.values()):
         subs = replacements(event)
-    sources, plain, keys = {}, [], []
+    sources, plain, keys, origins = {}, [], [], []
     for entry, stored in sorted(wanted.items(), key=lambda item: item[1].rank):
         pid = players[entry][0]
         source = (stored, players[entry], refs[pid], refs.get(subs.get(pid, 0)))
         made = before.sources.get(entry) if before is not None else None
         if made is not None and made[0] == source:
-            row = made[1]
+            row, origin = made[1], made[2]
+        elif made is not None and made[0][1:] == source[1:] and only_moved(made[0][0], stored):
+            row, origin = moved(made[1], stored.rank, stored.movement), made[2]
         else:
-            row = labelled_row(standing_row(stored_values(stored, players[entry])), refs, subs)
-        sources[entry] = (source, row)
+            row, origin = (
+                labelled_row(standing_row(stored_values(stored, players[entry])), refs, subs),
+                None,
+            )
+        sources[entry] = (source, row, len(plain))
         plain.append(row)
         keys.append(stored.tiebreaks)
-    last = (before.plain, before.rows) if before is not None else None
+        origins.append(origin)
+    last = (before.rows, origins) if before is not None else None
     rows = with_tie_notes(event, plain, keys, last)
-    MADE.put(event.pk, Made(round_.pk, event.format, players, refs, sources, tuple(plain), rows))
+    MADE.put(event.pk, Made(round_.pk, event.format, players, refs, sources, rows))
     closed = round_.status == Round.Status.CLOSED
     return Standings(
         version=event.standings_version,

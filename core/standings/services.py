@@ -18,7 +18,7 @@ import gc
 from contextlib import contextmanager
 from functools import partial
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 
 from core import background, derived
@@ -34,6 +34,7 @@ from core.standings.stored import (
     adjusted_notes,
     incomplete_notes,
     merged_notes,
+    only_moved,
     stored_row,
 )
 from game import ranking
@@ -215,11 +216,12 @@ def write_changed(
 ) -> int:
     """Bring the round's stored standings to `wanted` (entry -> its StoredRow),
     writing only the rows that differ (after one hand, the players at its table and
-    those they passed): compared as plain values, the changed rows deleted and written
-    again in bulk, 3 queries at most. With `version` (the standings version this
-    rebuild makes), what was written is remembered once committed, so the next rebuild
-    in this process compares with it instead of reading every row again (see
-    `read.written_rows`). Returns how many rows were written."""
+    those they passed): compared as plain values; a row that only moved (its rank and
+    movement, nothing else: the players passed) updated in place, the other changed
+    rows deleted and written again in bulk, 4 queries at most. With `version` (the
+    standings version this rebuild makes), what was written is remembered once
+    committed, so the next rebuild in this process compares with it instead of reading
+    every row again (see `read.written_rows`). Returns how many rows were written."""
     stored = read.written_rows(event, round_, WRITTEN)
     gone = [pk for entry, (pk, _values) in stored.items() if entry not in wanted]
     changed = {
@@ -227,11 +229,18 @@ def write_changed(
         for entry, values in wanted.items()
         if entry not in stored or stored[entry][1] != values
     }
-    gone += [stored[entry][0] for entry in changed if entry in stored]
+    moved = {
+        entry: (stored[entry][0], values)
+        for entry, values in changed.items()
+        if entry in stored and only_moved(stored[entry][1], values)
+    }
+    rewritten = {entry: values for entry, values in changed.items() if entry not in moved}
+    gone += [stored[entry][0] for entry in rewritten if entry in stored]
     if gone:
         Standing.objects.filter(pk__in=gone).delete()
+    update_places(moved.values())
     made = []
-    if changed:
+    if rewritten:
         made = Standing.objects.bulk_create(
             [
                 Standing(
@@ -240,14 +249,42 @@ def write_changed(
                     entry_id=entry,
                     **dict(zip(WRITTEN, values, strict=True)),
                 )
-                for entry, values in changed.items()
+                for entry, values in rewritten.items()
             ],
             batch_size=2000,
         )
     if version is not None and all(row.pk is not None for row in made):
         now = {entry: found for entry, found in stored.items() if entry in wanted}
-        now.update((row.entry_id, (row.pk, changed[row.entry_id])) for row in made)
+        now.update(moved)
+        now.update((row.entry_id, (row.pk, rewritten[row.entry_id])) for row in made)
         transaction.on_commit(
             lambda: read.keep_written(event.pk, round_.pk, version, now), robust=True
         )
     return len(changed) + len(gone)
+
+
+def update_places(rows) -> None:
+    """Give each (row id, StoredRow) its new rank and movement: one statement (on
+    PostgreSQL, the ids and places sent as three arrays), rather than the row deleted
+    and written again with all its figures."""
+    rows = list(rows)
+    if not rows:
+        return
+    table = connection.ops.quote_name(Standing._meta.db_table)
+    rank, movement = (connection.ops.quote_name(name) for name in ("rank", "movement"))
+    ids = [pk for pk, _values in rows]
+    ranks = [values.rank for _pk, values in rows]
+    moves = [values.movement for _pk, values in rows]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"UPDATE {table} AS s SET {rank} = v.rank, {movement} = v.movement "
+                "FROM unnest(%s::bigint[], %s::integer[], %s::integer[]) AS v(id, rank, movement) "
+                "WHERE s.id = v.id",
+                [ids, ranks, moves],
+            )
+        else:
+            cursor.executemany(
+                f"UPDATE {table} SET {rank} = %s, {movement} = %s WHERE id = %s",
+                list(zip(ranks, moves, ids, strict=True)),
+            )

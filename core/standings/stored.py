@@ -38,6 +38,17 @@ class StoredRow(NamedTuple):
 WRITTEN = StoredRow._fields
 
 
+# A row's figures but its place: what a player others passed keeps (`only_moved`).
+KEPT_WHEN_MOVED = tuple(i for i, name in enumerate(WRITTEN) if name not in ("rank", "movement"))
+
+
+def only_moved(before: tuple, after: tuple) -> bool:
+    """Whether a stored row (its values in WRITTEN's order) and its new values differ in
+    nothing but the place, rank and movement: a player others passed, most of a busy
+    round's changed rows."""
+    return all(before[i] == after[i] for i in KEPT_WHEN_MOVED)
+
+
 def as_stored(value: float) -> Decimal:
     """Placement points as the database keeps them (two decimals)."""
     return Decimal(repr(float(value))).quantize(CENTS)

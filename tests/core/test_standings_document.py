@@ -104,6 +104,34 @@ def test_a_correction_makes_again_only_its_row_and_its_neighbours_notes(
     assert all(again[i] is first[i] for i in range(len(first) - 2))  # not its neighbour's
 
 
+def test_the_players_passed_are_moved_not_made_again(django_capture_on_commit_callbacks):
+    event = make_event(format="total")
+    round_ = make_round(event, table_sizes=(4, 4, 4), entries=make_entries(event, 12))
+
+    def save(table: int, points: tuple[int, int, int], version: int | None = None) -> object:
+        scores = tuple(SeatEntry(seat=s, points=p) for s, p in zip((2, 3, 4), points, strict=True))
+        entry = HandEntry(went_out=1, scores=(SeatEntry(seat=1, points=0), *scores))
+        table = round_.tables.get(number=table)
+        services.record_hand(table=table, number=1, entry=entry, expected_version=version)
+        event.refresh_from_db()
+        return kept_after_rebuild(event, django_capture_on_commit_callbacks)
+
+    for table in (1, 2, 3):
+        save(table, (10, 10, 30 + table))  # two tied on 10 at every table: tie notes
+    first = {row.player.id: row for row in MADE.get(event.pk).rows}
+    kept = save(3, (10, 10, 5), version=1)  # 5, not 33: past the six on 10, and 31 and 32
+    assert kept == build_standings(event, None)
+    again = MADE.get(event.pk).rows
+    mover = round_.tables.get(number=3).seats.get(position=4).entry.player_id
+    passed = [r for r in again if r.player.id != mover and r.rank != first[r.player.id].rank]
+    assert len(passed) == 8
+    # Each a copy of its row before at its new place: the same player, incomplete sets
+    # and note, not made again from the stored values.
+    assert all(r.player is first[r.player.id].player for r in passed)
+    assert any(r.tie for r in passed)
+    assert next(r for r in again if r.player.id == mover).player is not first[mover].player
+
+
 def test_a_no_show_replaced_and_namesakes_read_as_the_database_says(
     django_capture_on_commit_callbacks,
 ):

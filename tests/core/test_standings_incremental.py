@@ -199,6 +199,40 @@ def test_the_rebuild_writes_only_the_standings_that_changed():
     assert rewritten == {table.seats.get(position=4).entry_id}
 
 
+def test_the_players_passed_keep_their_rows_and_only_move():
+    event = make_event(format="total")
+    round_ = make_round(event, table_sizes=(4, 4, 4))
+    tables = list(round_.tables.order_by("number"))
+
+    def save(table, last: int, version: int | None = None) -> None:
+        points = {1: 0, 2: 5, 3: 6, 4: last}
+        scores = tuple(SeatEntry(seat=s, points=p) for s, p in points.items())
+        entry = HandEntry(went_out=1, scores=scores)
+        services.record_hand(table=table, number=1, entry=entry, expected_version=version)
+        event.refresh_from_db()
+        services.refresh_standings(event=event)
+
+    for table, last in zip(tables, (40, 30, 20), strict=True):
+        save(table, last)
+    before = dict(Standing.objects.filter(round=round_).values_list("entry_id", "pk"))
+    ranks = dict(Standing.objects.filter(round=round_).values_list("entry_id", "rank"))
+    mover = tables[0].seats.get(position=4).entry_id
+    save(tables[0], 4, version=1)  # 4, not 40: from last to fourth, past eight players
+    after = dict(Standing.objects.filter(round=round_).values_list("entry_id", "pk"))
+    passed = {
+        entry
+        for entry, rank in Standing.objects.filter(round=round_).values_list("entry_id", "rank")
+        if rank != ranks[entry] and entry != mover
+    }
+    assert len(passed) == 8
+    assert all(after[entry] == before[entry] for entry in passed)  # updated in place
+    assert after[mover] != before[mover]  # its figures changed: written again
+    incremental = snapshot(round_)
+    event.refresh_from_db()
+    services.refresh_standings(event=event, full=True)
+    assert snapshot(round_) == incremental
+
+
 def test_the_command_rebuilds_in_full():
     from io import StringIO
 
