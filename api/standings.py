@@ -35,6 +35,9 @@ from api.support import EventScoped
 from core import selectors
 from core.caching import (
     ProcessCopies,
+    claim,
+    keep_claimed,
+    let_go,
     remember_version,
     still_announced,
     version_key,
@@ -92,30 +95,65 @@ def standings_data(event, number: int | None, standings=None) -> dict:
     """The standings as the API renders them, kept per standings version (a rebuild
     bumps it, so a kept copy is never stale); from `standings` when the caller has the
     document in hand."""
-    key = versioned_key(
-        "api-standings", event.pk, event.standings_version, event.status, number, get_language()
-    )
 
     def build() -> dict:
         kept = selectors.standings_after(event, number) if standings is None else standings
-        return StandingsSerializer(kept).data
+        return represented(event, number, kept)
 
-    return versioned(key, build)
+    return versioned(data_key(event, number), build)
 
 
-def keep_whole_list(event, standings) -> None:
-    """Once a rebuild has kept its standings document, before its version is announced
-    (settings.STANDINGS_PRODUCTS): the whole list's bytes, plain and compressed, made
-    from the document in hand in the language a client asking for none reads
-    (settings.LANGUAGE_CODE: never the event's, `kalooki_site.middleware`), so the first
-    reader at the new version finds them made (a 4,096-player list: about 0.1 s of a
-    web process's CPU, docs/benchmarks.md, "A national championship, tenth pass"). A
-    private event's list is not made."""
+def data_key(event, number: int | None) -> str:
+    language = get_language()
+    return versioned_key(
+        "api-standings", event.pk, event.standings_version, event.status, number, language
+    )
+
+
+def represented(event, number: int | None, standings) -> dict:
+    """`standings` as the API represents them (in the active language), each row's
+    representation from the last version's where the row is the same
+    (`api.scoring_serializers.StandingListSerializer`)."""
+    reuse = (event.pk, number, get_language())
+    return StandingsSerializer(standings, context={"reuse": reuse}).data
+
+
+def keep_whole_list(event, standings):
+    """Once a rebuild has kept its standings document (settings.STANDINGS_PRODUCTS):
+    the whole list as the API answers it, its document and its bytes, plain and
+    compressed, from the document in hand, in the language a client asking for none
+    reads (settings.LANGUAGE_CODE: never the event's, `kalooki_site.middleware`). Claimed
+    before the version is announced, so a reader at the new version waits for it rather
+    than make it too (a 4,096-player list: about 0.1 s of a web process's CPU,
+    docs/benchmarks.md, "A national championship, tenth pass"); made after, so the pages
+    are not held for it (the eleventh pass). A private event's list is not made."""
     if not event.public:
-        return
-    with translation.override(settings.LANGUAGE_CODE):
-        standings_data(event, None, standings)
-        rendered(event, None, None, 0, settings.LANGUAGE_CODE)
+        return None
+    language = settings.LANGUAGE_CODE
+    with translation.override(language):
+        keys = [data_key(event, None), rendered_key(event, None, None, 0, language)]
+    claimed = [key for key in keys if claim(key)]
+    if claimed != keys:  # another process is making them
+        for key in claimed:
+            let_go(key)
+        return None
+
+    def rest() -> None:
+        kept = []
+        try:
+            with translation.override(language):
+                data = represented(event, None, standings)
+                keep_claimed(keys[0], data)
+                kept.append(keys[0])
+                body = JSONRenderer().render(data)
+                keep_claimed(keys[1], (body, compress_string(body)))
+                kept.append(keys[1])
+        finally:
+            for key in keys:
+                if key not in kept:
+                    let_go(key)  # its readers make it
+
+    return rest
 
 
 def page_of(data: dict, limit: int | None, offset: int) -> dict:
@@ -131,19 +169,7 @@ def rendered(
 ) -> tuple[bytes, bytes]:
     """(JSON, gzip-compressed JSON) of one page of the standings at the event's version,
     in `language` (the active one)."""
-    # The event's creation time too: an id SQLite gave again after a deletion names
-    # another event.
-    key = versioned_key(
-        "api-standings-bytes",
-        event.pk,
-        event.created_at.timestamp(),
-        event.standings_version,
-        event.status,
-        number,
-        limit,
-        offset,
-        language,
-    )
+    key = rendered_key(event, number, limit, offset, language)
 
     def build() -> tuple[bytes, bytes]:
         body = JSONRenderer().render(page_of(standings_data(event, number), limit, offset))
@@ -154,6 +180,22 @@ def rendered(
     # 1.3 MB, and old ones are never read again).
     slot = versioned_key("api-standings-page", event.pk, number, limit, offset, language)
     return versioned(key, build, copies=RENDERED, slot=slot)
+
+
+def rendered_key(event, number: int | None, limit: int | None, offset: int, language: str) -> str:
+    # The event's creation time too: an id SQLite gave again after a deletion names
+    # another event.
+    return versioned_key(
+        "api-standings-bytes",
+        event.pk,
+        event.created_at.timestamp(),
+        event.standings_version,
+        event.status,
+        number,
+        limit,
+        offset,
+        language,
+    )
 
 
 def etag(event, number: int | None, limit: int | None, offset: int, language: str) -> str:

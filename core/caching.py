@@ -143,15 +143,35 @@ def built_once_versioned(key: str, build: Callable[[], Any]) -> Any:
     (BUILD_WAIT at most, as `built_once`): the standings job building a new version's
     standings before it announces them, say, while a web process that read the new
     version from the database asks for them."""
-    claim = f"{key}:building"
-    if not cache.add(claim, 1, BUILD_WAIT):
-        found = built_elsewhere(claim, key)
+    if not claim(key):
+        found = built_elsewhere(claim_key(key), key)
         if found is not None:
             return found
     found = build()
-    cache.set(key, found, DOCUMENT_TTL)
-    cache.delete(claim)
+    keep_claimed(key, found)
     return found
+
+
+def claim_key(key: str) -> str:
+    return f"{key}:building"
+
+
+def claim(key: str) -> bool:
+    """Claim the building of the document under `key` (a `versioned_key`): a process
+    reading it meanwhile waits for it (BUILD_WAIT at most) rather than build it too.
+    False: another process holds the claim."""
+    return cache.add(claim_key(key), 1, BUILD_WAIT)
+
+
+def keep_claimed(key: str, value: Any) -> None:
+    """Keep the document built under a claim (`claim`), and let the claim go."""
+    cache.set(key, value, DOCUMENT_TTL)
+    cache.delete(claim_key(key))
+
+
+def let_go(key: str) -> None:
+    """Let a claim go with nothing built (its readers build the document themselves)."""
+    cache.delete(claim_key(key))
 
 
 MISSING = object()  # what `opened` answers for a copy of another signature
@@ -296,10 +316,13 @@ def announced(slug: str, *keys: str) -> dict[str, Any]:
 def announce_version(event: Event, version: int) -> None:
     """Tell live pages the standings are now at `version`, once the rebuild commits
     (before then a poller would read the old rows under the new version)."""
-    transaction.on_commit(
-        partial(cache.set, version_key(event.slug), (version, event.public), ANNOUNCED_TTL)
-    )
-    transaction.on_commit(partial(ANNOUNCED.forget, event.slug))
+    transaction.on_commit(partial(announce_now, event, version))
+
+
+def announce_now(event: Event, version: int) -> None:
+    """Tell live pages the standings are now at `version` (committed already)."""
+    cache.set(version_key(event.slug), (version, event.public), ANNOUNCED_TTL)
+    ANNOUNCED.forget(event.slug)
 
 
 def announce_screen(event: Event, version: int) -> None:

@@ -252,10 +252,11 @@ def cache_settings(url: str) -> dict:
 
 
 CACHES = cache_settings(CACHE_URL)
-# Made by the process that rebuilt an event's standings, from the document in hand,
-# before the new version is announced (`core.standings.document.keep_rebuilt`): each is
-# called with the event and its standings. Only where the cache is shared (CACHE_URL):
-# in a process's own cache only the page loads of that process could use them.
+# Made by the process that rebuilt an event's standings, from the document in hand
+# (`core.standings.document.keep_rebuilt`): each is called with the event and its
+# standings before the new version is announced, and what it returns (the rest of its
+# work: the API's list, claimed) after. Only where the cache is shared (CACHE_URL): in a
+# process's own cache only the page loads of that process could use them.
 STANDINGS_PRODUCTS = (
     ["public.views.keep_first_page", "api.standings.keep_whole_list"] if CACHE_URL else []
 )

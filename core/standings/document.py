@@ -13,6 +13,7 @@ notes (docs/benchmarks.md, "A national championship, fifth pass").
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -66,23 +67,42 @@ MADE = ProcessCopies(
 
 
 def keep_rebuilt(
-    event: Event, round_: Round, wanted: dict[int, StoredRow], players: dict[int, tuple]
+    event: Event,
+    round_: Round,
+    wanted: dict[int, StoredRow],
+    players: dict[int, tuple],
+    announce: Callable[[], None],
 ) -> None:
     """Once a rebuild commits: the document of its version built from what it wrote
     (`wanted`: entry -> its row; `players`: entry -> its player) and kept in the cache
     every web process reads, unless another process built it first; then what is made
     from it at every version (settings.STANDINGS_PRODUCTS: the leaderboard's first
-    page), from the document in hand. A product that fails is logged and left to the
-    page that needs it (it is made there as before); the announcement goes on."""
+    page, the standings API's whole list), from the document in hand; then `announce`
+    (the version to live pages), whatever happened before it.
 
-    made = versioned(
-        standings_key(event), lambda: rebuilt_standings(event, round_, wanted, players)
-    )
-    for product in standings_products():
+    A product is called with the event and the document before the announcement; what
+    it returns, if anything, is called after it (the rest of its work, which readers
+    wait for: the API's list, whose claim it took). A product that fails is logged and
+    left to the page that needs it (it is made there as before)."""
+    rest = []
+    try:
+        made = versioned(
+            standings_key(event), lambda: rebuilt_standings(event, round_, wanted, players)
+        )
+        for product in standings_products():
+            try:
+                later = product(event, made)
+            except Exception:
+                log.exception("made at standings version %s of %s: not kept", made.version, event)
+            else:
+                rest += [later] if later is not None else []
+    finally:
+        announce()
+    for later in rest:
         try:
-            product(event, made)
+            later()
         except Exception:
-            log.exception("made at standings version %s of %s: not kept", made.version, event)
+            log.exception("made after standings version %s of %s: not kept", made.version, event)
 
 
 def standings_products() -> list:

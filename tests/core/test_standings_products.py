@@ -1,8 +1,10 @@
-"""What a rebuild makes from its standings document at every version, before it
-announces the version (settings.STANDINGS_PRODUCTS): the leaderboard's first page, so
-that the push server sending it to every open page, and the web processes answering
-its polls, find it made instead of each reading the 1.4 MB document back to make it.
-And the leaderboard kept apart from its standings (the document is not pickled twice)."""
+"""What a rebuild makes from its standings document at every version
+(settings.STANDINGS_PRODUCTS): before it announces the version, the leaderboard's first
+page, so that the push server sending it to every open page, and the web processes
+answering its polls, find it made instead of each reading the 1.4 MB document back to
+make it; after it, the standings API's whole list, claimed before so that its readers
+wait for it. And the leaderboard kept apart from its standings (the document is not
+pickled twice)."""
 
 from __future__ import annotations
 
@@ -137,9 +139,7 @@ def test_without_a_shared_cache_nothing_is_made(settings):
     assert cache.get(region_key("savanna-la-mar")) is None
 
 
-def test_the_job_makes_the_whole_list_of_the_api_before_it_announces_the_version(
-    monkeypatch, client
-):
+def test_the_job_makes_the_whole_list_of_the_api(monkeypatch, client):
     from api import standings as api
 
     play_a_hand("port-royal", language="ru")  # the API answers in English all the same
@@ -156,10 +156,64 @@ def test_no_whole_list_is_made_for_a_private_event(settings, monkeypatch):
     from api import standings as api
 
     settings.STANDINGS_PRODUCTS = [WHOLE_LIST]
-    made = []
-    monkeypatch.setattr(api, "rendered", lambda *args: made.append(args))
+    made, claimed = [], []
+    monkeypatch.setattr(api, "represented", lambda *args: made.append(args))
+    monkeypatch.setattr(api, "claim", lambda key: claimed.append(key) or True)
     play_a_hand("black-river", public=False)
-    assert made == []
+    assert made == [] and claimed == []
+    play_a_hand("white-river")  # which a public event's is
+    assert len(made) == 1 and len(claimed) == 2
+
+
+def test_the_api_list_is_claimed_before_the_announcement_and_made_after(monkeypatch):
+    """The pages' version is not held for the API's list, and a reader at the new
+    version finds it claimed: it waits for it rather than make it too."""
+    from api import standings as api
+    from core.standings import services as standings
+
+    claimed, at_announcement, kept = [], [], []
+    real_claim, real_keep, real_announce = api.claim, api.keep_claimed, standings.announce_now
+
+    def claim(key):
+        claimed.append(key)
+        return real_claim(key)
+
+    def announce(event, version):
+        at_announcement.extend(cache.get(caching.claim_key(key)) for key in claimed)
+        real_announce(event, version)
+
+    def keep(key, value):
+        kept.append(cache.get(caching.version_key("kingston")))
+        real_keep(key, value)
+
+    monkeypatch.setattr(api, "claim", claim)
+    monkeypatch.setattr(api, "keep_claimed", keep)
+    monkeypatch.setattr(standings, "announce_now", announce)
+    play_a_hand("kingston")
+    assert len(claimed) == 2 and at_announcement == [1, 1]  # claimed then
+    assert kept == [(1, True), (1, True)]  # made once the version was announced
+    assert [cache.get(caching.claim_key(key)) for key in claimed] == [None, None]
+
+
+def test_a_reader_at_the_new_version_waits_for_the_claimed_list(monkeypatch):
+    import threading
+
+    from api import standings as api
+
+    event = play_a_hand("port-maria")
+    caching.reset()
+    event = Event.objects.get(pk=event.pk)
+    with translation.override("en"):
+        standings = api.selectors.standings_after(event, None)
+    made = []
+    real = api.represented
+    monkeypatch.setattr(api, "represented", lambda *args: made.append(args) or real(*args))
+    rest = api.keep_whole_list(event, standings)  # claimed, as before an announcement
+    threading.Timer(0.3, rest).start()  # made after it
+    with translation.override("en"):
+        body, _gzip = api.rendered(event, None, None, 0, "en")  # a reader meanwhile
+    assert len(made) == 1  # the claimant's, not the reader's
+    assert b'"version":1' in body and body.count(b'"rank"') == 4
 
 
 def test_the_pages_made_by_the_rebuild_are_the_ones_a_request_makes():
