@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from core.caching import ProcessCopies
 from core.hands.services import CORRECTION_REASON_MAX
 from core.rounds.selectors import TABLE_STATES
 from game.adjusted import AT_FAULT, RULES
@@ -192,66 +191,7 @@ class AdjustedHandSerializer(AdjustedSerializer):
     table = serializers.IntegerField()
 
 
-# Each row's representation as the standings API last made it in this process, by
-# (event, round asked for, language): player -> (the row, its representation). Pays
-# for: the standings API's whole list made at every version (a 4,096-player list: 0.13
-# of 0.15 s of the worker's CPU in DRF's serializer, where a few hundred rows change
-# between two versions and the thousands of players passed only move; docs/
-# benchmarks.md, "A national championship, eleventh pass"). Its rows are the standings
-# document's; the representations about 4 MB for a 4,096-player list.
-REPRESENTED = ProcessCopies(
-    "the standings API's rows as last represented",
-    size=8,
-    max_bytes=32 * 2**20,
-    why="docs/benchmarks.md, eleventh pass: the API's whole list at every version",
-)
-# What a row's place is made of: a row differing only in these is represented as before
-# at its new place (the tie note is not in the API's rows).
-PLACE = ("rank", "movement", "tie")
-
-
-class StandingListSerializer(serializers.ListSerializer):
-    """The standings' rows (`core.standings.selectors.StandingRow`), each represented
-    by its serializer only when this process has not represented it at an earlier
-    version: a row the same as then (the same object), or the same but for its place
-    (a player others passed), reuses that representation, at its new place. Only when
-    the context names the list (`reuse`: event, round asked for and language)."""
-
-    def to_representation(self, data):
-        reuse = self.context.get("reuse")
-        if reuse is None:
-            return super().to_representation(data)
-        before, now, out = REPRESENTED.get(reuse) or {}, {}, []
-        for row in data:
-            found = before.get(row.player.id)
-            if found is not None and found[0] is row:
-                made = found[1]
-            elif found is not None and same_but_place(found[0], row):
-                made = {**found[1], "rank": row.rank, "movement": row.movement}
-            else:
-                made = self.child.to_representation(row)
-            now[row.player.id] = (row, made)
-            out.append(made)
-        REPRESENTED.put(reuse, now)
-        return out
-
-
-def same_but_place(before, row) -> bool:
-    """Whether two standings rows differ in nothing but their place (`PLACE`)."""
-    if type(before) is not type(row):
-        return False
-    was = before.__dict__
-    return all(
-        value is was[name] or value == was[name]
-        for name, value in row.__dict__.items()
-        if name not in PLACE
-    )
-
-
 class StandingSerializer(serializers.Serializer):
-    class Meta:
-        list_serializer_class = StandingListSerializer
-
     rank = serializers.IntegerField()
     player = PlayerRefSerializer()
     points = serializers.IntegerField()

@@ -98,7 +98,7 @@ def standings_data(event, number: int | None, standings=None) -> dict:
 
     def build() -> dict:
         kept = selectors.standings_after(event, number) if standings is None else standings
-        return represented(event, number, kept)
+        return represented(kept)
 
     return versioned(data_key(event, number), build)
 
@@ -110,12 +110,9 @@ def data_key(event, number: int | None) -> str:
     )
 
 
-def represented(event, number: int | None, standings) -> dict:
-    """`standings` as the API represents them (in the active language), each row's
-    representation from the last version's where the row is the same
-    (`api.scoring_serializers.StandingListSerializer`)."""
-    reuse = (event.pk, number, get_language())
-    return StandingsSerializer(standings, context={"reuse": reuse}).data
+def represented(standings) -> dict:
+    """`standings` as the API represents them (in the active language)."""
+    return StandingsSerializer(standings).data
 
 
 def keep_whole_list(event, standings):
@@ -142,7 +139,7 @@ def keep_whole_list(event, standings):
         kept = []
         try:
             with translation.override(language):
-                data = represented(event, None, standings)
+                data = represented(standings)
                 keep_claimed(keys[0], data)
                 kept.append(keys[0])
                 body = JSONRenderer().render(data)

@@ -10,7 +10,6 @@ from fractions import Fraction
 
 import pytest
 
-from api.scoring_serializers import REPRESENTED
 from api.standings import EVENTS, RENDERED
 from core import caching
 from core.caching import ANNOUNCED, EVENT_LANGUAGES, ProcessCopies, approximate_bytes
@@ -37,7 +36,6 @@ SITE_COPIES = [
     BOARDS,
     GZIPPED,
     EVENT_LANGUAGES,
-    REPRESENTED,
 ]
 
 
