@@ -35,7 +35,7 @@ from api.support import EventScoped
 from core import selectors
 from core.caching import (
     ProcessCopies,
-    claim,
+    claim_all,
     keep_claimed,
     let_go,
     remember_version,
@@ -129,10 +129,7 @@ def keep_whole_list(event, standings):
     language = settings.LANGUAGE_CODE
     with translation.override(language):
         keys = [data_key(event, None), rendered_key(event, None, None, 0, language)]
-    claimed = [key for key in keys if claim(key)]
-    if claimed != keys:  # another process is making them
-        for key in claimed:
-            let_go(key)
+    if not claim_all(keys):  # made already, or being made by another process
         return None
 
     def rest() -> None:

@@ -163,6 +163,19 @@ def claim(key: str) -> bool:
     return cache.add(claim_key(key), 1, BUILD_WAIT)
 
 
+def claim_all(keys: list[str]) -> bool:
+    """Claim the building of every document under `keys` (`claim`): False, with nothing
+    claimed, when one of them is kept already or another process claims one."""
+    if cache.get_many(keys):
+        return False
+    claimed = [key for key in keys if claim(key)]
+    if len(claimed) == len(keys):
+        return True
+    for key in claimed:
+        let_go(key)
+    return False
+
+
 def keep_claimed(key: str, value: Any) -> None:
     """Keep the document built under a claim (`claim`), and let the claim go."""
     cache.set(key, value, DOCUMENT_TTL)

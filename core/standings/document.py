@@ -97,12 +97,18 @@ def keep_rebuilt(
             else:
                 rest += [later] if later is not None else []
     finally:
-        announce()
-    for later in rest:
         try:
-            later()
-        except Exception:
-            log.exception("made after standings version %s of %s: not kept", made.version, event)
+            announce()
+        finally:  # what was claimed is made, or let go, whatever the announcement did
+            for later in rest:
+                try:
+                    later()
+                except Exception:
+                    log.exception(
+                        "made after standings version %s of %s: not kept",
+                        event.standings_version,
+                        event,
+                    )
 
 
 def standings_products() -> list:

@@ -158,7 +158,7 @@ def test_no_whole_list_is_made_for_a_private_event(settings, monkeypatch):
     settings.STANDINGS_PRODUCTS = [WHOLE_LIST]
     made, claimed = [], []
     monkeypatch.setattr(api, "represented", lambda *args: made.append(args))
-    monkeypatch.setattr(api, "claim", lambda key: claimed.append(key) or True)
+    monkeypatch.setattr(api, "claim_all", lambda keys: claimed.extend(keys) or True)
     play_a_hand("black-river", public=False)
     assert made == [] and claimed == []
     play_a_hand("white-river")  # which a public event's is
@@ -172,11 +172,11 @@ def test_the_api_list_is_claimed_before_the_announcement_and_made_after(monkeypa
     from core.standings import services as standings
 
     claimed, at_announcement, kept = [], [], []
-    real_claim, real_keep, real_announce = api.claim, api.keep_claimed, standings.announce_now
+    real_claim, real_keep, real_announce = api.claim_all, api.keep_claimed, standings.announce_now
 
-    def claim(key):
-        claimed.append(key)
-        return real_claim(key)
+    def claim(keys):
+        claimed.extend(keys)
+        return real_claim(keys)
 
     def announce(event, version):
         at_announcement.extend(cache.get(caching.claim_key(key)) for key in claimed)
@@ -186,7 +186,7 @@ def test_the_api_list_is_claimed_before_the_announcement_and_made_after(monkeypa
         kept.append(cache.get(caching.version_key("kingston")))
         real_keep(key, value)
 
-    monkeypatch.setattr(api, "claim", claim)
+    monkeypatch.setattr(api, "claim_all", claim)
     monkeypatch.setattr(api, "keep_claimed", keep)
     monkeypatch.setattr(standings, "announce_now", announce)
     play_a_hand("kingston")
@@ -197,6 +197,7 @@ def test_the_api_list_is_claimed_before_the_announcement_and_made_after(monkeypa
 
 def test_a_reader_at_the_new_version_waits_for_the_claimed_list(monkeypatch):
     import threading
+    import time
 
     from api import standings as api
 
@@ -209,11 +210,28 @@ def test_a_reader_at_the_new_version_waits_for_the_claimed_list(monkeypatch):
     real = api.represented
     monkeypatch.setattr(api, "represented", lambda *args: made.append(args) or real(*args))
     rest = api.keep_whole_list(event, standings)  # claimed, as before an announcement
-    threading.Timer(0.3, rest).start()  # made after it
+    maker = threading.Timer(0.3, rest)  # made after it
+    maker.start()
+    began = time.monotonic()
     with translation.override("en"):
         body, _gzip = api.rendered(event, None, None, 0, "en")  # a reader meanwhile
-    assert len(made) == 1  # the claimant's, not the reader's
+    waited = time.monotonic() - began
+    maker.join()
+    assert len(made) == 1 and waited >= 0.25  # the claimant's, which the reader waited for
     assert b'"version":1' in body and body.count(b'"rank"') == 4
+
+
+def test_the_api_list_made_by_a_reader_is_not_made_again(monkeypatch):
+    from api import standings as api
+
+    event = play_a_hand("port-morant")
+    caching.reset()
+    event = Event.objects.get(pk=event.pk)
+    client = Client()
+    assert client.get("/api/v1/events/port-morant/standings/").status_code == 200  # a reader
+    with translation.override("en"):
+        standings = api.selectors.standings_after(event, None)
+    assert api.keep_whole_list(event, standings) is None  # nothing left to make
 
 
 def test_the_pages_made_by_the_rebuild_are_the_ones_a_request_makes():
@@ -229,3 +247,22 @@ def test_the_pages_made_by_the_rebuild_are_the_ones_a_request_makes():
     again = [client.get(poll), client.get("/api/v1/events/falmouth/standings/")]
     assert [a.content for a in answers] == [a.content for a in again]
     assert "Таблица после тура 1 (тур идёт)" in answers[0].content.decode()
+
+
+def test_what_was_claimed_is_made_even_when_the_announcement_fails(monkeypatch, caplog):
+    from api import standings as api
+    from core.standings import services as standings
+
+    def cache_down(event, version):
+        raise ConnectionError("the cache is down")
+
+    claimed = []
+    real = api.claim_all
+    monkeypatch.setattr(api, "claim_all", lambda keys: claimed.extend(keys) or real(keys))
+    monkeypatch.setattr(standings, "announce_now", cache_down)
+    with caplog.at_level(logging.ERROR):
+        play_a_hand("port-esquivel")
+    assert "the cache is down" in caplog.text
+    assert len(claimed) == 2
+    assert [cache.get(caching.claim_key(key)) for key in claimed] == [None, None]  # let go
+    assert all(cache.get(key) is not None for key in claimed)  # made

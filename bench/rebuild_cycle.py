@@ -1,0 +1,111 @@
+"""One standings rebuild at national scale after a busy moment: what the standings job
+does at each version while 256 tables enter hands on phones, timed whole.
+
+Not a test: it prints figures (docs/benchmarks.md, "A national championship, eleventh
+pass"). On a generated event of its own (N players x 10 rounds, the last in play: the
+demo generator, made once and reused), with Redis as the cache (so the rebuild makes what it
+makes in production: the standings document, the leaderboard's first page, the API's
+whole list) and the collector tuned as the worker tunes it, `--times` times:
+
+- `--tables` tables of the round in play each take one more hand (their four sets'
+  totals move by a hand's scores, as the saves' own transactions move them), marked
+  as a change of the standings;
+- the standings job runs (`refresh_standings_job`, in this process): the rebuild, its
+  commit, what it makes from the document, the announcement.
+
+Printed: the job's wall time (median and fastest), and the rows it wrote (the players
+whose figures changed, and the players they passed, moved). Under the national
+championship's load (`bench/national.py`) each step takes several times this.
+
+    BENCH_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench \\
+        .venv/bin/python bench/rebuild_cycle.py [--tables 20] [--times 9]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import time
+from unittest import mock
+
+from _setup import big_event, command_line, setup_django
+
+CACHE = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/13")
+SCORES = (0, 0, 0, 5, 10, 15, 20, 25, 40, 60)  # a hand's, most players' small
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=4096)
+    parser.add_argument("--tables", type=int, default=20, help="tables taking a hand each time")
+    parser.add_argument("--times", type=int, default=9)
+    args = parser.parse_args()
+    print(f"$ {command_line()}")
+    os.environ.update(CACHE_URL=CACHE, DEBUG="0")
+    setup_django()
+    from django.db import transaction
+    from django.db.models import F
+    from django.db.models.functions import Least
+
+    from core import background, caching, derived
+    from core.standings import services
+    from kalooki_site import collector
+    from scoring.models import SetTotal
+    from tournaments.models import Seat
+
+    # Its own event: the totals moved here are not the hands' (no other bench reads them).
+    event = big_event(args.players, 10, slug=f"bench-{args.players}-10-cycle", live=True)
+    caching.reset()
+    collector.tune()  # as the worker does once loaded (kalooki_site/celery.py)
+    in_play = event.rounds.order_by("-number").first()
+    tables: dict[int, list[int]] = {}
+    for seat, table in Seat.objects.filter(round=in_play).values_list("pk", "table_id"):
+        tables.setdefault(table, []).append(seat)
+    chosen = random.Random(1)
+    hands = event.rules.hand_count
+
+    def a_busy_moment() -> None:
+        with transaction.atomic():
+            for table in chosen.sample(sorted(tables), args.tables):
+                for seat in tables[table]:
+                    SetTotal.objects.filter(seat_id=seat).update(
+                        total=F("total") + chosen.choice(SCORES),
+                        hands_played=Least(F("hands_played") + 1, hands),
+                    )
+            derived.changed(background.STANDINGS, event.pk)
+
+    written: list[int] = []
+    real_write = services.write_changed
+
+    def counted(*a, **k):
+        written.append(real_write(*a, **k))
+        return written[-1]
+
+    took = []
+    with (
+        mock.patch("core.background.after_commit"),  # the job runs here, not queued
+        mock.patch.object(services, "write_changed", counted),
+    ):
+        a_busy_moment()
+        services.refresh_standings_job(event.pk)  # this process's copies made once
+        written.clear()
+        for _ in range(args.times):
+            a_busy_moment()
+            began = time.perf_counter()
+            services.refresh_standings_job(event.pk)
+            took.append((time.perf_counter() - began) * 1000)
+    print(
+        f"{event.slug}: {args.players} players; {args.tables} tables take a hand before each "
+        f"rebuild; load average {os.getloadavg()[0]:.2f}"
+    )
+    print(
+        f"  the standings job, end to end: median {statistics.median(took):.0f} ms, "
+        f"fastest {min(took):.0f} ms ({args.times} rebuilds)"
+    )
+    print(f"  rows written per rebuild: median {statistics.median(written):.0f}")
+
+
+if __name__ == "__main__":
+    main()
