@@ -78,11 +78,10 @@ def test_the_kept_document_is_the_one_read_from_the_database(
         assert kept == build_standings(event, None), action
 
 
-def test_a_correction_makes_again_only_its_row_and_its_neighbours_notes(
-    django_capture_on_commit_callbacks,
-):
-    event = make_event(format="total")
-    round_ = make_round(event, table_sizes=(4, 4, 4), entries=make_entries(event, 12))
+def saving_first_hands(event: Event, capture):
+    """Save hand 1 at a table of the event's round (seat 1 went out, seats 2-4 scored
+    `points`), then rebuild as the job does: the document it kept."""
+    round_ = event.rounds.get()
 
     def save(table: int, points: tuple[int, int, int], version: int | None = None) -> object:
         scores = tuple(SeatEntry(seat=s, points=p) for s, p in zip((2, 3, 4), points, strict=True))
@@ -90,7 +89,17 @@ def test_a_correction_makes_again_only_its_row_and_its_neighbours_notes(
         table = round_.tables.get(number=table)
         services.record_hand(table=table, number=1, entry=entry, expected_version=version)
         event.refresh_from_db()
-        return kept_after_rebuild(event, django_capture_on_commit_callbacks)
+        return kept_after_rebuild(event, capture)
+
+    return save
+
+
+def test_a_correction_makes_again_only_its_row_and_its_neighbours_notes(
+    django_capture_on_commit_callbacks,
+):
+    event = make_event(format="total")
+    round_ = make_round(event, table_sizes=(4, 4, 4), entries=make_entries(event, 12))
+    save = saving_first_hands(event, django_capture_on_commit_callbacks)
 
     for table in (1, 2, 3):
         save(table, (10 + table, 20 + table, 30 + table))
@@ -107,14 +116,7 @@ def test_a_correction_makes_again_only_its_row_and_its_neighbours_notes(
 def test_the_players_passed_are_moved_not_made_again(django_capture_on_commit_callbacks):
     event = make_event(format="total")
     round_ = make_round(event, table_sizes=(4, 4, 4), entries=make_entries(event, 12))
-
-    def save(table: int, points: tuple[int, int, int], version: int | None = None) -> object:
-        scores = tuple(SeatEntry(seat=s, points=p) for s, p in zip((2, 3, 4), points, strict=True))
-        entry = HandEntry(went_out=1, scores=(SeatEntry(seat=1, points=0), *scores))
-        table = round_.tables.get(number=table)
-        services.record_hand(table=table, number=1, entry=entry, expected_version=version)
-        event.refresh_from_db()
-        return kept_after_rebuild(event, django_capture_on_commit_callbacks)
+    save = saving_first_hands(event, django_capture_on_commit_callbacks)
 
     for table in (1, 2, 3):
         save(table, (10, 10, 30 + table))  # two tied on 10 at every table: tie notes

@@ -177,22 +177,23 @@ def test_a_reopened_round_is_rebuilt_in_full():
     assert set_totals.is_kept(event.pk)
 
 
+def save_first_hand(event, table, last: int, version: int | None = None) -> None:
+    """Hand 1 at `table` (seat 4 scoring `last`), then the standings rebuilt."""
+    points = {1: 0, 2: 5, 3: 6, 4: last}
+    scores = tuple(SeatEntry(seat=s, points=p) for s, p in points.items())
+    entry = HandEntry(went_out=1, scores=scores)
+    services.record_hand(table=table, number=1, entry=entry, expected_version=version)
+    event.refresh_from_db()
+    services.refresh_standings(event=event)
+
+
 def test_the_rebuild_writes_only_the_standings_that_changed():
     event = make_event()
     round_ = make_round(event, table_sizes=(4, 4, 4))
     table = round_.tables.get(number=3)
-
-    def save(last: int, version: int | None = None) -> None:
-        points = {1: 0, 2: 5, 3: 6, 4: last}
-        scores = tuple(SeatEntry(seat=s, points=p) for s, p in points.items())
-        entry = HandEntry(went_out=1, scores=scores)
-        services.record_hand(table=table, number=1, entry=entry, expected_version=version)
-        event.refresh_from_db()
-        services.refresh_standings(event=event)
-
-    save(7)
+    save_first_hand(event, table, 7)
     before = dict(Standing.objects.filter(round=round_).values_list("entry_id", "pk"))
-    save(8, version=1)  # seat 4 scored 8, not 7: still last of the table
+    save_first_hand(event, table, 8, version=1)  # seat 4 scored 8, not 7: still last
     after = dict(Standing.objects.filter(round=round_).values_list("entry_id", "pk"))
     assert after.keys() == before.keys()
     rewritten = {entry for entry in after if after[entry] != before[entry]}
@@ -203,21 +204,12 @@ def test_the_players_passed_keep_their_rows_and_only_move():
     event = make_event(format="total")
     round_ = make_round(event, table_sizes=(4, 4, 4))
     tables = list(round_.tables.order_by("number"))
-
-    def save(table, last: int, version: int | None = None) -> None:
-        points = {1: 0, 2: 5, 3: 6, 4: last}
-        scores = tuple(SeatEntry(seat=s, points=p) for s, p in points.items())
-        entry = HandEntry(went_out=1, scores=scores)
-        services.record_hand(table=table, number=1, entry=entry, expected_version=version)
-        event.refresh_from_db()
-        services.refresh_standings(event=event)
-
     for table, last in zip(tables, (40, 30, 20), strict=True):
-        save(table, last)
+        save_first_hand(event, table, last)
     before = dict(Standing.objects.filter(round=round_).values_list("entry_id", "pk"))
     ranks = dict(Standing.objects.filter(round=round_).values_list("entry_id", "rank"))
     mover = tables[0].seats.get(position=4).entry_id
-    save(tables[0], 4, version=1)  # 4, not 40: from last to fourth, past eight players
+    save_first_hand(event, tables[0], 4, version=1)  # 4, not 40: last to fourth, past eight
     after = dict(Standing.objects.filter(round=round_).values_list("entry_id", "pk"))
     passed = {
         entry
