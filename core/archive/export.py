@@ -72,7 +72,14 @@ def live_rows(section: Section, event: Event) -> models.QuerySet:
         "clocks": Q(round__event=event),
         "announcements": Q(event=event),
     }
-    return manager.filter(filters[section.name]).order_by("pk")
+    return manager.filter(filters[section.name]).order_by(*ORDER.get(section.name, ("pk",)))
+
+
+# The sections without ids, in the order of what is unique in them (`core.publishing.
+# state.NATURAL_KEYS`), not of their rows' ids: a standing keeps its id while its place
+# moves (`core.standings.services.update_places`), so two copies of one event ranked by
+# different runs of rebuilds hold the same rows under ids in another order.
+ORDER = {"standings": ("round_id", "entry_id"), "adjusted_scores": ("seat_id", "number")}
 
 
 class Numbering:
