@@ -7,12 +7,12 @@ Not a test: it prints figures (docs/benchmarks.md). On a generated event (N play
 table halfway through its set in the last round signs in with their code, as the QR code on
 their slip does, with Django's test Client against the real views and a Redis cache.
 Before each of the region's requests the table's entry stamp changes (as a hand
-entered there changes it, `core.caching.touch_table`), and the phone polls with the
+entered there changes it, `core.stamps.touch_table`), and the phone polls with the
 signature its last answer gave: each poll is answered 200 with the region built
 again, never 204. "The same, another phone first" times it when another phone at the
 table (the next seat's) asked after the change first, untimed, as three of a table's
 four phones do: the table's hands and entries it read are kept for them
-(`core.caching.table_rows`). The requests take turns (`--rounds`), so a machine shared
+(`core.stamps.table_rows`). The requests take turns (`--rounds`), so a machine shared
 with other work weighs on each alike. Printed: median and 95th percentile in ms of each request's
 wall time and the median of this process's CPU time (the database's is not in it), the SQL
 queries of one region request (with their time), and with `--profile` where the region's
@@ -79,6 +79,7 @@ def main() -> None:
     from django.test import Client
 
     from core import caching
+    from core.caching import stamps
     from tournaments.models import PlayerCode, Round, Seat
 
     event = big_event(players=args.players, rounds=10, live=True)
@@ -90,7 +91,7 @@ def main() -> None:
     seat = Seat.objects.filter(table=table).order_by("position").first()
     code = PlayerCode.objects.get(round=round_, entry_id=seat.entry_id).code
     entry = f"/events/{event.slug}/rounds/{round_.number}/tables/{table.number}/enter/"
-    stamp = caching.table_key(event.slug, round_.number, table.number)
+    stamp = stamps.table_key(event.slug, round_.number, table.number)
 
     phone = Client()
     signed_in = phone.get(f"{entry}?code={code}")
@@ -101,7 +102,7 @@ def main() -> None:
     touches = iter(range(1, 10**9))
 
     # Another phone at the table (the next seat's player), asking first after each
-    # change: what it read is kept for the others (`core.caching.table_rows`).
+    # change: what it read is kept for the others (`core.stamps.table_rows`).
     neighbour = Client()
     second = Seat.objects.filter(table=table, position__gt=seat.position).order_by("position")
     other = PlayerCode.objects.get(round=round_, entry_id=second.first().entry_id).code

@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST, require_safe
 
-from core import caching, selectors, services
+from core import selectors, services
+from core.caching import stamps
 from core.table_entry.settled import settled_lately
 from director.common import (
     act,
@@ -114,7 +115,7 @@ def sheet_panel(table: Table, *, problem: str = "") -> dict[str, Any]:
             "live": bool(waiting or settled or problem)
             or round_.event.table_entry == Event.TableEntry.PLAYERS,
             "editable": not read_only_reason(table),
-            "poll_url": f"{url}?s={caching.table_signature(table)}",
+            "poll_url": f"{url}?s={stamps.table_signature(table)}",
             "poll_seconds": settings.DIRECTOR_ENTRIES_POLL_SECONDS,
         }
     }
@@ -126,7 +127,7 @@ def sheet_proposals(request: HttpRequest, slug: str, number: int, table: int) ->
     """The sheet's panel of the players' entries again, or 204 while nothing changed at
     the table."""
     found = director_table(request, slug, number, table)
-    if request.GET.get("s", "") == caching.table_signature(found):
+    if request.GET.get("s", "") == stamps.table_signature(found):
         return HttpResponse(status=204)
     context = {"event": found.round.event, "round": found.round, "table": found}
     context.update(sheet_panel(found))

@@ -59,6 +59,7 @@ from django.http.request import split_domain_port, validate_host
 from django.utils import translation
 
 from core import caching, selectors
+from core.caching import stamps
 from core.errors import Missing
 from public import live, views
 
@@ -183,13 +184,13 @@ def table_signature(slug: str, round_number: int, table: int) -> tuple[str, str]
     unchanged poll reads it) or, when the cache cannot say (after an outage, say), from
     the database as a poll would, stamping the table again; 404 unless the event is
     public."""
-    signature = caching.table_signature_cached(slug, round_number, table)
+    signature = stamps.table_signature_cached(slug, round_number, table)
     if signature is None:
         close_old_connections()  # a pool thread's connection, as a request's would be
         event = selectors.public_event(AnonymousUser(), slug)
         if not event.public:
             raise Http404
-        signature = caching.table_signature(selectors.public_table(event, round_number, table))
+        signature = stamps.table_signature(selectors.public_table(event, round_number, table))
     return signature, table_message(signature)
 
 
@@ -241,13 +242,13 @@ async def look(watch: Watch) -> None:
             return
         tables = [key[1:] for key in watch.channels if key[0] == "table"]
         try:
-            versions, stamps = await sync_to_async(
-                caching.table_signatures_cached, thread_sensitive=False
+            versions, signatures = await sync_to_async(
+                stamps.table_signatures_cached, thread_sensitive=False
             )(watch.slug, tables)
             # What the cache cannot say (no version announced: a page load's is kept
             # only for seconds) is asked of the database, as a poll would, now and then.
             recheck = time.monotonic() - asked > RECHECK_SECONDS
-            for table, signature in stamps.items():
+            for table, signature in signatures.items():
                 channel = watch.channels[("table", *table)]
                 if signature is None and recheck:
                     try:

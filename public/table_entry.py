@@ -29,7 +29,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from core import caching, selectors, services
+from core import selectors, services
+from core.caching import stamps
 from core.entries.selectors import event_namesakes
 from core.errors import InvalidInput, Missing, ServiceError, with_retry_after
 from core.hands.selectors import hands_of
@@ -125,14 +126,14 @@ def region_context(
     entry and player), 3 without; 2 more once hands are recorded (their scores and
     penalties), 1 more while the event's namesakes are not kept. The hands and entries
     (all but the seats and the namesakes) are read once per change of the table for
-    all its phones (`caching.table_rows`). `signature`: the table's, when the caller
+    all its phones (`stamps.table_rows`). `signature`: the table's, when the caller
     read it already; it is read before anything the region shows, so a change made
     meanwhile changes the next poll's."""
     event = table.round.event
-    signature = signature or caching.table_signature(table)
+    signature = signature or stamps.table_signature(table)
     if seats is None:
         seats = selectors.seats_and_coded(table, "")[0]
-    attempts, found = caching.table_rows(
+    attempts, found = stamps.table_rows(
         table, signature, lambda: (hands_of([table]), open_or_lately(table))
     )
     sheet = selectors.table_sheet(table, seats, event_namesakes(event), attempts)
@@ -303,7 +304,7 @@ def hidden_table_page(
 def table_live(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """The live region again, or 204 while nothing it shows changed."""
     shown = request.GET.get("s", "")
-    cached = caching.table_signature_cached(slug, number, table)
+    cached = stamps.table_signature_cached(slug, number, table)
     if shown and shown == cached:
         return HttpResponse(status=204)
     try:
@@ -313,7 +314,7 @@ def table_live(request: HttpRequest, slug: str, number: int, table: int) -> Http
             raise
         return refresh()  # a private event's table this browser's code no longer opens
     # Read before anything the region shows (the one read first, where the cache had it).
-    signature = caching.table_signature(found, cached)
+    signature = stamps.table_signature(found, cached)
     if shown == signature:
         return HttpResponse(status=204)
     code = codes.normalize(cookie_code(request))

@@ -17,7 +17,7 @@ from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
 from core import stored_texts as st
-from core.caching import touch_table
+from core.caching.stamps import touch_table
 from core.common import the_row, with_history_user
 from core.errors import HandRejected, InvalidInput, Missing, StaleVersion, StateConflict
 from core.events.rulesets import freeze_house_rules, may_need_freezing

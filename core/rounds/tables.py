@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import AbstractBaseUser
 from django.utils.translation import gettext as _
 
-from core.caching import touch_table
+from core.caching.stamps import touch_table
 from core.common import with_history_user
 from core.errors import StateConflict
 from core.locks import for_request

@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from core import stored_texts as st
-from core.caching import touch_table
+from core.caching.stamps import touch_table
 from core.common import with_history_user
 from core.errors import Forbidden, Missing, ProposalChanged, StaleVersion, StateConflict
 from core.hands.services import (

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from core import caching, services
+from core.caching import stamps
 from tests.fixtures import hand, make_event, make_round
 from tests.html import Page
 from tests.public.test_entry_region_names import ENTRY, phone_of
@@ -104,7 +105,7 @@ def test_a_table_whose_stamp_the_cache_lost_is_read_every_time(
     w, codes, django_capture_on_commit_callbacks
 ):
     phones = [phone_of(codes, seat) for seat in (1, 2)]
-    key = caching.table_key(w.event.slug, w.round.number, w.table.number)
+    key = stamps.table_key(w.event.slug, w.round.number, w.table.number)
     caching.cache.delete(key)  # lost (evicted, or the cache emptied)
     for phone, _ in phones:
         with CaptureQueriesContext(connection) as queries:
@@ -112,7 +113,7 @@ def test_a_table_whose_stamp_the_cache_lost_is_read_every_time(
         assert reads([q["sql"] for q in queries.captured_queries], HANDS)
     # A hand entered meanwhile without the stamp moving is seen all the same.
     propose(w, codes)
-    caching.cache.set(key, caching.UNSTAMPED, caching.ANNOUNCED_TTL)
+    caching.cache.set(key, stamps.UNSTAMPED, caching.ANNOUNCED_TTL)
     answer = phones[1][0].get(ENTRY + "live/")
     assert proposal_state(Page(answer.content), 1) == "pending"
 
@@ -123,10 +124,10 @@ def w(entry_world):
 
 
 def test_a_change_whose_stamp_was_lost_is_read_within_seconds(w, codes, monkeypatch):
-    monkeypatch.setattr(caching, "TABLE_ROWS_TTL", 1)
+    monkeypatch.setattr(stamps, "TABLE_ROWS_TTL", 1)
     phone, _ = phone_of(codes, 3)
     caching.cache.set(
-        caching.table_key(w.event.slug, w.round.number, w.table.number), "a1b2c3d4", 3600
+        stamps.table_key(w.event.slug, w.round.number, w.table.number), "a1b2c3d4", 3600
     )
     assert proposal_state(Page(phone.get(ENTRY + "live/").content), 1) is None
     propose(w, codes)  # committed, its stamp lost on the way (not run here)
@@ -141,8 +142,8 @@ def test_a_copy_is_never_taken_for_another_table_of_the_same_name(w):
     def read(table):
         return lambda: reads.append(table.pk) or table.pk
 
-    first = caching.table_rows(w.table, "3.a1b2c3d4", read(w.table))
-    again = caching.table_rows(w.table, "3.a1b2c3d4", read(w.table))
+    first = stamps.table_rows(w.table, "3.a1b2c3d4", read(w.table))
+    again = stamps.table_rows(w.table, "3.a1b2c3d4", read(w.table))
     assert first == again == w.table.pk and reads == [w.table.pk]
     # The event deleted and made again under its slug: its table 1 of round 1, at the
     # same versions by chance, is read for itself.
@@ -150,7 +151,7 @@ def test_a_copy_is_never_taken_for_another_table_of_the_same_name(w):
     w.event.delete()
     event = make_event(slug=slug, name="Kingston Open, again")
     table = make_round(event, table_sizes=(4,)).tables.get(number=1)
-    assert caching.table_rows(table, "3.a1b2c3d4", read(table)) == table.pk
+    assert stamps.table_rows(table, "3.a1b2c3d4", read(table)) == table.pk
     assert reads == [w.table.pk, table.pk]
 
 

@@ -18,6 +18,7 @@ from django.core.asgi import get_asgi_application
 from django.core.cache import cache
 
 from core import caching, services
+from core.caching import stamps
 from game.rules import HandEntry, SeatEntry
 from public import push
 from tests.fixtures import codes_of, hand, make_entries, make_event, make_round, make_world
@@ -221,7 +222,7 @@ def test_a_crowd_opening_the_page_is_answered_without_rendering_it_again(event, 
     # The watch's first look at the cache comes once the pages have joined (as on a
     # busy machine) and finds no versions there (a page load's are kept only for
     # seconds): what the pages were just sent is not rendered again.
-    joined, looks, read = threading.Event(), [], caching.table_signatures_cached
+    joined, looks, read = threading.Event(), [], stamps.table_signatures_cached
 
     def late_and_forgotten(slug, tables):
         joined.wait(5)
@@ -229,7 +230,7 @@ def test_a_crowd_opening_the_page_is_answered_without_rendering_it_again(event, 
         looks.append(slug)
         return read(slug, tables)
 
-    monkeypatch.setattr(caching, "table_signatures_cached", late_and_forgotten)
+    monkeypatch.setattr(stamps, "table_signatures_cached", late_and_forgotten)
 
     async def day():
         pages = [await open_page(event, gzip=True, versions=(0, 0)) for _ in range(5)]
@@ -270,7 +271,7 @@ def test_under_wsgi_the_push_address_is_not_served(event, client):
 def test_a_tables_phones_are_told_when_it_changes_and_each_asks_once():
     w = make_world(table_entry=Event.TableEntry.PLAYERS)
     seated = codes_of(w.round)
-    signature = caching.table_signature(w.table)  # as the phone's page load stamps it
+    signature = stamps.table_signature(w.table)  # as the phone's page load stamps it
     address = f"/events/{w.event.slug}/rounds/1/tables/1/enter/live/push/"
 
     async def day():
@@ -289,7 +290,7 @@ def test_a_tables_phones_are_told_when_it_changes_and_each_asks_once():
         await sync_to_async(services.propose_hand)(
             table=w.table, number=1, entry=hand(2, 4), code=seated[(1, 1)], client="c"
         )
-        now = await sync_to_async(caching.table_signature_cached)(w.event.slug, 1, 1)
+        now = await sync_to_async(stamps.table_signature_cached)(w.event.slug, 1, 1)
         assert now != signature
         for phone in phones:
             changed = await phone.region(name="changed")
@@ -304,7 +305,7 @@ def test_a_tables_phones_are_told_when_it_changes_and_each_asks_once():
 
 def test_a_table_whose_event_is_made_private_ends_its_phones_streams(monkeypatch):
     w = make_world(table_entry=Event.TableEntry.PLAYERS)
-    signature = caching.table_signature(w.table)
+    signature = stamps.table_signature(w.table)
     address = f"/events/{w.event.slug}/rounds/1/tables/1/enter/live/push/?s={signature}"
 
     async def day():
