@@ -133,19 +133,16 @@ def keep_whole_list(event, standings):
         return None
 
     def rest() -> None:
-        kept = []
         try:
             with translation.override(language):
                 data = represented(standings)
                 keep_claimed(keys[0], data)
-                kept.append(keys[0])
                 body = JSONRenderer().render(data)
                 keep_claimed(keys[1], (body, compress_string(body)))
-                kept.append(keys[1])
-        finally:
+        except BaseException:
             for key in keys:
-                if key not in kept:
-                    let_go(key)  # its readers make it
+                let_go(key)  # its readers make it (a claim kept already is gone anyway)
+            raise
 
     return rest
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.conf import settings
 from django.utils.module_loading import import_string
@@ -41,6 +42,15 @@ from tournaments.models import Event, Round
 log = logging.getLogger(__name__)
 
 
+class Source(NamedTuple):
+    """What a document's row was made from, the row (without its tie note) and its
+    index in the document."""
+
+    made_from: tuple  # (its stored row, its player, their name as listed, who replaced them)
+    row: StandingRow
+    index: int
+
+
 @dataclass(frozen=True)
 class Made:
     """A document as its rebuild made it, and what each row was made from."""
@@ -49,8 +59,7 @@ class Made:
     format: str  # the event's: which score ties are told on
     players: dict[int, tuple]  # entry -> (player id, name, club, country)
     refs: dict[int, PlayerRef]  # player id -> as the lists name them
-    # entry -> (what its row was made from, the row without its tie note, its index)
-    sources: dict[int, tuple]
+    sources: dict[int, Source]  # entry -> its row's
     rows: tuple[StandingRow, ...]  # in rank order, with their tie notes: the document's
 
 
@@ -89,26 +98,37 @@ def keep_rebuilt(
         made = versioned(
             standings_key(event), lambda: rebuilt_standings(event, round_, wanted, players)
         )
-        for product in standings_products():
-            try:
-                later = product(event, made)
-            except Exception:
-                log.exception("made at standings version %s of %s: not kept", made.version, event)
-            else:
-                rest += [later] if later is not None else []
+        rest = made_before(event, made)
     finally:
         try:
             announce()
         finally:  # what was claimed is made, or let go, whatever the announcement did
-            for later in rest:
-                try:
-                    later()
-                except Exception:
-                    log.exception(
-                        "made after standings version %s of %s: not kept",
-                        event.standings_version,
-                        event,
-                    )
+            made_after(event, rest)
+
+
+def made_before(event: Event, standings: Standings) -> list[Callable[[], None]]:
+    """Each product made from `standings` (a failing one logged), and what they left to
+    do once the version is announced."""
+    rest = []
+    for product in standings_products():
+        try:
+            later = product(event, standings)
+        except Exception:
+            log.exception("made at standings version %s of %s: not kept", standings.version, event)
+        else:
+            rest += [later] if later is not None else []
+    return rest
+
+
+def made_after(event: Event, rest: list[Callable[[], None]]) -> None:
+    """What the products left to do after the announcement, each whatever the others did."""
+    for later in rest:
+        try:
+            later()
+        except Exception:
+            log.exception(
+                "made after standings version %s of %s: not kept", event.standings_version, event
+            )
 
 
 def standings_products() -> list:
@@ -137,17 +157,19 @@ def rebuilt_standings(
     for entry, stored in sorted(wanted.items(), key=lambda item: item[1].rank):
         pid = players[entry][0]
         source = (stored, players[entry], refs[pid], refs.get(subs.get(pid, 0)))
-        made = before.sources.get(entry) if before is not None else None
-        if made is not None and made[0] == source:
-            row, origin = made[1], made[2]
-        elif made is not None and made[0][1:] == source[1:] and only_moved(made[0][0], stored):
-            row, origin = moved(made[1], stored.rank, stored.movement), made[2]
+        was = before.sources.get(entry) if before is not None else None
+        if was is not None and was.made_from == source:
+            row, origin = was.row, was.index
+        elif (
+            was is not None
+            and was.made_from[1:] == source[1:]
+            and only_moved(was.made_from[0], stored)
+        ):
+            row, origin = moved(was.row, stored.rank, stored.movement), was.index
         else:
-            row, origin = (
-                labelled_row(standing_row(stored_values(stored, players[entry])), refs, subs),
-                None,
-            )
-        sources[entry] = (source, row, len(plain))
+            made = standing_row(stored_values(stored, players[entry]))
+            row, origin = labelled_row(made, refs, subs), None
+        sources[entry] = Source(source, row, len(plain))
         plain.append(row)
         keys.append(stored.tiebreaks)
         origins.append(origin)
