@@ -66,8 +66,9 @@ def main() -> None:
         "--profile",
         nargs="?",
         const="first",
-        choices=("first", "other"),
-        help="cProfile the region's loop: the first phone asking after a change, or another",
+        choices=("first", "other", "page"),
+        help="cProfile the region's loop (the first phone asking after a change, or another) "
+        "or the whole page's (as a phone loads it after its proposal or confirmation)",
     )
     parser.add_argument("--top", type=int, default=30, help="lines of each profile table")
     parser.add_argument("--only", default="", help="profile lines whose file matches this")
@@ -129,6 +130,10 @@ def main() -> None:
         touch()
         ask(neighbour, f"{entry}live/")
 
+    def whole_page() -> None:  # as the phone that proposed or confirmed loads it
+        touch()
+        assert phone.get(entry).status_code == 200
+
     reader = Client()
 
     def leaderboard() -> None:
@@ -165,6 +170,7 @@ def main() -> None:
     cases = {
         "players' entry region (200)": (region, None),
         "the same, another phone first": (region_again, after_neighbour),
+        "the whole page, after a change": (whole_page, None),
         "leaderboard page": (leaderboard, None),
         "leaderboard poll, v=0 (200)": (leaderboard_poll, None),
         "/healthz": (healthz, None),
@@ -191,9 +197,11 @@ def main() -> None:
 
     if args.profile:
         run, before = cases[
-            "players' entry region (200)"
-            if args.profile == "first"
-            else "the same, another phone first"
+            {
+                "first": "players' entry region (200)",
+                "other": "the same, another phone first",
+                "page": "the whole page, after a change",
+            }[args.profile]
         ]
         profile = cProfile.Profile()
         for _ in range(args.times):
@@ -206,7 +214,7 @@ def main() -> None:
             out = io.StringIO()
             stats = pstats.Stats(profile, stream=out).sort_stats(order)
             stats.print_stats(*([args.only] if args.only else []), args.top)
-            print(f"\nprofile of {args.times} region requests ({args.profile}), by {order}:")
+            print(f"\nprofile of {args.times} requests ({args.profile}), by {order}:")
             print(out.getvalue().split("\n\n", 2)[-1])
 
 

@@ -72,10 +72,12 @@ def cookie_code(request: HttpRequest) -> str:
     return request.get_signed_cookie(COOKIE, default="", salt=SALT)
 
 
-def remembered(request: HttpRequest, table: Table) -> Seat | None:
-    """The seat of the player whose code this browser gave for `table`, if still good."""
+def remembered(request: HttpRequest, table: Table) -> tuple[list[Seat], Seat | None]:
+    """The seats of `table` (each with its entry and player) and among them the seat of
+    the player whose code this browser gave for it, if still good: one query, none
+    (no seats, no seat) when this browser gave no code."""
     code = codes.normalize(cookie_code(request))
-    return selectors.seat_with_code(table, code) if code else None
+    return selectors.seats_and_coded(table, code) if code else ([], None)
 
 
 def signed_in(response: HttpResponse, table: Table, code: str) -> HttpResponse:

@@ -174,7 +174,7 @@ def choose_hand(table: Table, requested: int | None, region: dict[str, Any]) -> 
 def render_page(
     request: HttpRequest,
     table: Table,
-    seat: Seat | None,
+    seated: tuple[list[Seat], Seat | None],
     *,
     status: int = 200,
     hand: int | None = None,
@@ -182,6 +182,9 @@ def render_page(
     problems: list[RowProblem] | None = None,
     sign_in_error: str = "",
 ) -> HttpResponse:
+    """The page for the player of `seated` (the table's seats and theirs, as `remembered`
+    reads them; no seat: the code form)."""
+    seats, seat = seated
     context: dict[str, Any] = {
         "event": table.round.event,
         "table": table,
@@ -193,13 +196,13 @@ def render_page(
         "event_shown": event_shown(table),
     }
     if seat is not None:
-        region = region_context(request, table, seat)
+        region = region_context(request, table, seat, seats=seats)
         context.update(region)
         number = form.number if form is not None else choose_hand(table, hand, region)
         waiting = next((p for p in region["waiting"] if p.number == number), None)
         mode = form_mode(waiting, seat)
         if form is None and number is not None:
-            form = blank_form(table, number)
+            form = blank_form(table, number, seats)
             if waiting is not None:
                 mine = waiting.alternative_entry if mode == "my-version" else None
                 form = form_from_proposal(form, mine or waiting.entry)
@@ -243,13 +246,13 @@ def refused(
     """A refused action: the page again with the reason in the sheet's words, and a
     typed hand as it was typed (nothing is lost)."""
     problems = worded(error, typed)
-    seat = remembered(request, table)
+    seated = remembered(request, table)
     if typed is not None:
-        form = typed_form(blank_form(table, hand), typed, problems)
-        page = render_page(request, table, seat, status=error.status_code, form=form)
+        form = typed_form(blank_form(table, hand, seated[0] or None), typed, problems)
+        page = render_page(request, table, seated, status=error.status_code, form=form)
     else:
         page = render_page(
-            request, table, seat, status=error.status_code, hand=hand, problems=problems
+            request, table, seated, status=error.status_code, hand=hand, problems=problems
         )
     return with_retry_after(page, error)
 
@@ -273,7 +276,7 @@ def table_page(request: HttpRequest, slug: str, number: int, table: int) -> Http
             services.identify_player(table=found, code=typed, client=codes.client_of(request))
         except ServiceError as error:
             page = render_page(
-                request, found, None, status=error.status_code, sign_in_error=first(error)
+                request, found, ([], None), status=error.status_code, sign_in_error=first(error)
             )
             return with_retry_after(page, error)
         return signed_in(redirect(table_entry_url(found)), found, typed)
@@ -345,10 +348,9 @@ def propose(request: HttpRequest, slug: str, number: int, table: int, hand: int)
     try:
         services.propose_hand(table=found, number=hand, entry=typed.entry(), **player(request))
     except ServiceError as error:
-        form = typed_form(blank_form(found, hand), typed, worded(error, typed))
-        page = render_page(
-            request, found, remembered(request, found), status=error.status_code, form=form
-        )
+        seated = remembered(request, found)
+        form = typed_form(blank_form(found, hand, seated[0] or None), typed, worded(error, typed))
+        page = render_page(request, found, seated, status=error.status_code, form=form)
         return with_retry_after(page, error)
     messages.success(
         request,
@@ -379,9 +381,13 @@ def confirm(request: HttpRequest, slug: str, number: int, table: int, hand: int)
         version = shown_version(request)
         services.confirm_proposal(table=found, number=hand, version=version, **player(request))
     except ServiceError as error:
-        seat = remembered(request, found)
         page = render_page(
-            request, found, seat, status=error.status_code, hand=hand, problems=worded(error, None)
+            request,
+            found,
+            remembered(request, found),
+            status=error.status_code,
+            hand=hand,
+            problems=worded(error, None),
         )
         return with_retry_after(page, error)
     messages.success(request, _("Hand %(hand)s is recorded.") % {"hand": hand})

@@ -52,12 +52,14 @@ class ProposalForm:
         return {p.field for p in self.problems}
 
 
-def blank_form(table: Table, hand: int) -> ProposalForm:
+def blank_form(table: Table, hand: int, seats: list[Seat] | None = None) -> ProposalForm:
+    """Hand `hand`'s empty form at `table`, given its `seats` (each with its entry and
+    player) or reading them (one query)."""
     spec = table.round.event.rules.hand(hand)
+    if seats is None:
+        seats = list(Seat.objects.filter(table=table).select_related("entry__player"))
     boxes = [
-        SeatBox(seat.position, seat.entry.player.name)
-        for seat in Seat.objects.filter(table=table).select_related("entry__player")
-        if seat.plays_hand(hand)
+        SeatBox(seat.position, seat.entry.player.name) for seat in seats if seat.plays_hand(hand)
     ]
     return ProposalForm(hand, spec.contract, spec.cards_dealt, sorted(boxes, key=lambda b: b.seat))
 

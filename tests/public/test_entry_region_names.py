@@ -82,8 +82,9 @@ def test_the_page_a_phone_comes_back_to_reads_the_event_from_the_cache(
     """Every proposal and confirmation brings its phone back to the table's page: the
     event comes from the copy kept at the announced versions, as the region's does."""
     phone, _ = phone_of(codes, 2)
-    # The table, the seats (the phone's, the table's), its hands, proposals and entries.
-    with django_assert_num_queries(6) as again:
+    # The table, its seats with the phone's player (read once for the region and the
+    # hand's form), its hands, the players' entries.
+    with django_assert_num_queries(4) as again:
         assert phone.get(ENTRY).status_code == 200
     assert not any('FROM "tournaments_event"' in q["sql"] for q in again.captured_queries)
 
