@@ -29,6 +29,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.renderers import JSONRenderer
 from rest_framework.views import APIView
 
+from api import standings_shape
 from api.guards import MAX_LIMIT, MAX_OFFSET, NUMBER, whole_number
 from api.scoring_serializers import StandingsSerializer
 from api.support import EventScoped
@@ -111,8 +112,9 @@ def data_key(event, number: int | None) -> str:
 
 
 def represented(standings) -> dict:
-    """`standings` as the API represents them (in the active language)."""
-    return StandingsSerializer(standings).data
+    """`standings` as the API represents them (in the active language): as their
+    serializer would, made directly (`api.standings_shape`)."""
+    return standings_shape.represented(standings)
 
 
 def keep_whole_list(event, standings):

@@ -14,23 +14,29 @@ whole list) and the collector tuned as the worker tunes it, `--times` times:
   commit, what it makes from the document, the announcement.
 
 Printed: the job's wall time (median and fastest), and the rows it wrote (the players
-whose figures changed, and the players they passed, moved). Under the national
-championship's load (`bench/national.py`) each step takes several times this.
+whose figures changed, and the players they passed, moved); with `--profile`, where the
+job's time goes (cProfile over the timed jobs, the project's own functions, by
+cumulative time). Under the national championship's load (`bench/national.py`) each
+step takes several times this.
 
     BENCH_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench \\
-        .venv/bin/python bench/rebuild_cycle.py [--tables 20] [--times 9]
+        .venv/bin/python bench/rebuild_cycle.py [--tables 20] [--times 9] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import os
+import pstats
 import random
+import re
 import statistics
 import time
 from unittest import mock
 
-from _setup import big_event, command_line, setup_django
+from _setup import ROOT, big_event, command_line, setup_django
 
 CACHE = os.environ.get("BENCH_CACHE_URL", "redis://127.0.0.1:6379/13")
 SCORES = (0, 0, 0, 5, 10, 15, 20, 25, 40, 60)  # a hand's, most players' small
@@ -41,6 +47,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4096)
     parser.add_argument("--tables", type=int, default=20, help="tables taking a hand each time")
     parser.add_argument("--times", type=int, default=9)
+    parser.add_argument("--profile", action="store_true", help="where the timed jobs' time goes")
+    parser.add_argument("--top", type=int, default=40, help="lines of the profile")
     args = parser.parse_args()
     print(f"$ {command_line()}")
     os.environ.update(CACHE_URL=CACHE, DEBUG="0")
@@ -83,7 +91,7 @@ def main() -> None:
         written.append(real_write(*a, **k))
         return written[-1]
 
-    took = []
+    took, profile = [], cProfile.Profile()
     with (
         mock.patch("core.background.after_commit"),  # the job runs here, not queued
         mock.patch.object(services, "write_changed", counted),
@@ -94,7 +102,10 @@ def main() -> None:
         for _ in range(args.times):
             a_busy_moment()
             began = time.perf_counter()
+            if args.profile:
+                profile.enable()
             services.refresh_standings_job(event.pk)
+            profile.disable()
             took.append((time.perf_counter() - began) * 1000)
     print(
         f"{event.slug}: {args.players} players; {args.tables} tables take a hand before each "
@@ -105,6 +116,13 @@ def main() -> None:
         f"fastest {min(took):.0f} ms ({args.times} rebuilds)"
     )
     print(f"  rows written per rebuild: median {statistics.median(written):.0f}")
+    if args.profile:
+        out = io.StringIO()
+        stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+        ours = re.escape(str(ROOT)) + "/(api|core|kalooki_site|public|scoring|tournaments)/"
+        stats.print_stats(ours, args.top)
+        print(f"\nprofile of {args.times} jobs, the project's functions, by cumulative time:")
+        print(out.getvalue().split("\n\n", 2)[-1])
 
 
 if __name__ == "__main__":

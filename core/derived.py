@@ -61,10 +61,6 @@ GRACE_SECONDS = 10
 # The row a worker's catch-up stamps (`built_at`) each time it runs: the heartbeat of
 # "some worker is taking jobs". It is never dirty, so no catch-up ever queues it.
 WORKER_RAN = ("core.catch_up", 0)
-# How long one process goes on rebuilding the same thing while changes keep coming
-# (`rebuild_alone`) before it leaves the rest to the jobs of those changes: a task stays
-# well inside its time limit, and the worker's other jobs get their turn.
-REBUILD_TURN_SECONDS = 5.0
 T = TypeVar("T")
 
 
@@ -151,10 +147,10 @@ def rebuild_alone(
     one process at a time (`rebuilding`). The process rebuilding goes round again for
     the changes that came while it ran, with whatever it keeps of its last rebuild in
     hand; a job that came meanwhile waits for it, then finds nothing left to do. After
-    `turn` seconds (`REBUILD_TURN_SECONDS`) of rebuilds it stops: every change not yet
+    `turn` seconds (settings.REBUILD_TURN_SECONDS) of rebuilds it stops: every change not yet
     covered has its own job, waiting for the lock or queued (or, its queueing failed,
     the catch-up's). Returns what the last rebuild returned (None: none ran)."""
-    turn = REBUILD_TURN_SECONDS if turn is None else turn
+    turn = settings.REBUILD_TURN_SECONDS if turn is None else turn
     result, rebuilt = None, 0
     if not is_dirty(kind, key):
         return None

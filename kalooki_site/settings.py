@@ -339,6 +339,13 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = envint("CELERY_TASK_TIME_LIMIT", 45)
 CELERY_TASK_SOFT_TIME_LIMIT = envint("CELERY_TASK_SOFT_TIME_LIMIT", 40)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# How long one worker process goes on rebuilding the same derived data (an event's
+# standings) while saves keep coming, before the jobs waiting for it in the worker's
+# other processes take over (`core.derived.rebuild_alone`). A longer turn keeps at it
+# the process holding its last rebuild in hand (the next takes up copies as old as its
+# own last turn); a shorter one frees the other processes sooner for other jobs (the
+# next round's seating, a circuit's standings). Well inside CELERY_TASK_SOFT_TIME_LIMIT.
+REBUILD_TURN_SECONDS = envint("REBUILD_TURN_SECONDS", 5)
 # A worker never gives up on its broker: by default Celery stops retrying (and raises)
 # after 100 attempts, about 45 minutes into an outage.
 CELERY_BROKER_CONNECTION_RETRY = True

@@ -144,7 +144,7 @@ def test_the_job_makes_the_whole_list_of_the_api(monkeypatch, client):
 
     play_a_hand("port-royal", language="ru")  # the API answers in English all the same
     caching.forget_process_copies()
-    monkeypatch.setattr(api, "StandingsSerializer", never_rendered)
+    monkeypatch.setattr(api, "represented", never_rendered)
     monkeypatch.setattr(api, "JSONRenderer", never_rendered)
     answer = client.get("/api/v1/events/port-royal/standings/")
     assert answer.status_code == 200
