@@ -7,7 +7,8 @@ keep_whole_list`) and by a reader wherever it was not kept: the serializer took 
 0.13 s of CPU for it, this about a tenth of that (docs/benchmarks.md, "twelfth pass").
 `tests/api/test_standings_shape.py` holds the two equal on every kind of row.
 
-As DRF does, a value that is None is represented as None whatever its field."""
+As DRF does, a value that may be None (a round, a best set, a movement, a replacement)
+is represented as None whatever its field; a row's lists of notes are never None."""
 
 from __future__ import annotations
 
