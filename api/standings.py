@@ -99,7 +99,7 @@ def standings_data(event, number: int | None, standings=None) -> dict:
 
     def build() -> dict:
         kept = selectors.standings_after(event, number) if standings is None else standings
-        return represented(kept)
+        return standings_shape.represented(kept)
 
     return versioned(data_key(event, number), build)
 
@@ -109,12 +109,6 @@ def data_key(event, number: int | None) -> str:
     return versioned_key(
         "api-standings", event.pk, event.standings_version, event.status, number, language
     )
-
-
-def represented(standings) -> dict:
-    """`standings` as the API represents them (in the active language): as their
-    serializer would, made directly (`api.standings_shape`)."""
-    return standings_shape.represented(standings)
 
 
 def keep_whole_list(event, standings):
@@ -137,7 +131,7 @@ def keep_whole_list(event, standings):
     def rest() -> None:
         try:
             with translation.override(language):
-                data = represented(standings)
+                data = standings_shape.represented(standings)
                 keep_claimed(keys[0], data)
                 body = JSONRenderer().render(data)
                 keep_claimed(keys[1], (body, compress_string(body)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core import selectors
 from core.errors import HandRejected, ServiceError
 from core.hands.sheet_form import (
     HandRowForm,
@@ -57,7 +58,7 @@ def blank_form(table: Table, hand: int, seats: list[Seat] | None = None) -> Prop
     player) or reading them (one query)."""
     spec = table.round.event.rules.hand(hand)
     if seats is None:
-        seats = list(Seat.objects.filter(table=table).select_related("entry__player"))
+        seats = selectors.seats_and_coded(table, "")[0]
     boxes = [
         SeatBox(seat.position, seat.entry.player.name) for seat in seats if seat.plays_hand(hand)
     ]

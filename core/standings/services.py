@@ -23,7 +23,7 @@ from django.db.models import F
 
 from core import background, derived
 from core.adjusted.services import adjust_closed_rounds
-from core.caching import announce_now
+from core.caching import announce_now, announce_version
 from core.common import the_row
 from core.hands import set_totals
 from core.standings import rebuild as read
@@ -177,15 +177,16 @@ def rebuild(
     derived.built(background.STANDINGS, event.pk, changes)
     if event.series_id is not None:  # a leg's places move its series' standings
         derived.changed(background.SERIES_STANDINGS, event.series_id, countdown=COLLAPSE_SECONDS)
-    announce = partial(announce_now, event, version)  # live pages see it once committed
     if warm and round_number is None:
         event.standings_version = version
-        # Made from what was just written, announced after; a failure to keep it (the
-        # cache down) does not stop the announcement.
+        # Made from what was just written, announced after (live pages see the version
+        # once committed); a failure to keep it (the cache down) does not stop the
+        # announcement.
+        announce = partial(announce_now, event, version)
         keep = partial(keep_rebuilt, event, round_, wanted, players, announce)
         transaction.on_commit(keep, robust=True)
     else:
-        transaction.on_commit(announce)
+        announce_version(event, version)
     return version
 
 

@@ -6,6 +6,7 @@ replaced no-show, a new player with no movement, no best set), in each language.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from django.utils import translation
@@ -19,6 +20,22 @@ from game import adjusted, ranking
 from tests.fixtures import make_event, named_entries
 from tests.substitutes import NAMES, NO_SHOW, play_round
 
+# A row with nothing incomplete, adjusted or replaced, a name in another script.
+PLAIN = StandingRow(
+    rank=3,
+    player=PlayerRef(10, "Жанна Доу"),
+    club="",
+    country="",
+    points=90,
+    table_points=1,
+    sets_played=2,
+    sets_incomplete=0,
+    hands_won=0,
+    penalty_points=0,
+    best_set=30,
+    movement=-2,
+    status="active",
+)
 ROWS = (
     StandingRow(
         rank=1,
@@ -46,37 +63,20 @@ ROWS = (
         ),
         tie="beats on hands won",
     ),
-    StandingRow(
+    # A no-show a substitute replaced: no sets, no best set, no movement.
+    replace(
+        PLAIN,
         rank=2,
         player=PlayerRef(8, "Errol Ferguson"),
-        club="",
-        country="",
         points=0,
         table_points=0,
         sets_played=0,
-        sets_incomplete=0,
-        hands_won=0,
-        penalty_points=0,
         best_set=None,
         movement=None,
         status="withdrawn",
         replaced_by=PlayerRef(9, "Jane Doe", shown="Jane Doe (Spanish Town)"),
     ),
-    StandingRow(
-        rank=3,
-        player=PlayerRef(10, "Жанна Доу"),
-        club="",
-        country="",
-        points=90,
-        table_points=1,
-        sets_played=2,
-        sets_incomplete=0,
-        hands_won=0,
-        penalty_points=0,
-        best_set=30,
-        movement=-2,
-        status="active",
-    ),
+    PLAIN,
 )
 
 

@@ -144,7 +144,7 @@ def test_the_job_makes_the_whole_list_of_the_api(monkeypatch, client):
 
     play_a_hand("port-royal", language="ru")  # the API answers in English all the same
     caching.forget_process_copies()
-    monkeypatch.setattr(api, "represented", never_rendered)
+    monkeypatch.setattr(api.standings_shape, "represented", never_rendered)
     monkeypatch.setattr(api, "JSONRenderer", never_rendered)
     answer = client.get("/api/v1/events/port-royal/standings/")
     assert answer.status_code == 200
@@ -157,7 +157,7 @@ def test_no_whole_list_is_made_for_a_private_event(settings, monkeypatch):
 
     settings.STANDINGS_PRODUCTS = [WHOLE_LIST]
     made, claimed = [], []
-    monkeypatch.setattr(api, "represented", lambda *args: made.append(args))
+    monkeypatch.setattr(api.standings_shape, "represented", lambda *args: made.append(args))
     monkeypatch.setattr(api, "claim_all", lambda keys: claimed.extend(keys) or True)
     play_a_hand("black-river", public=False)
     assert made == [] and claimed == []
@@ -207,8 +207,10 @@ def test_a_reader_at_the_new_version_waits_for_the_claimed_list(monkeypatch):
     with translation.override("en"):
         standings = api.selectors.standings_after(event, None)
     made = []
-    real = api.represented
-    monkeypatch.setattr(api, "represented", lambda *args: made.append(args) or real(*args))
+    real = api.standings_shape.represented
+    monkeypatch.setattr(
+        api.standings_shape, "represented", lambda *args: made.append(args) or real(*args)
+    )
     rest = api.keep_whole_list(event, standings)  # claimed, as before an announcement
     maker = threading.Timer(0.3, rest)  # made after it
     maker.start()

@@ -27,12 +27,17 @@ def event() -> Event:
 
 def record(event: Event, number: int, went_out: int = 1) -> None:
     """A director records hand `number` at table 1; the standings are rebuilt."""
+    record_hand_only(event, number, went_out)
+    services.refresh_standings(event=event)
+
+
+def record_hand_only(event: Event, number: int, went_out: int = 1) -> None:
+    """Hand `number` at table 1, recorded without rebuilding the standings."""
     table = event.rounds.get(number=1).tables.get(number=1)
     scores = tuple(SeatEntry(seat, 10 * seat + number) for seat in (1, 2, 3, 4) if seat != went_out)
     services.record_hand(
         table=table, number=number, entry=HandEntry(went_out=went_out, scores=scores)
     )
-    services.refresh_standings(event=event)
 
 
 @pytest.fixture
@@ -354,3 +359,27 @@ def test_an_events_default_language_is_asked_of_the_cache_once_per_recheck(
     with django_capture_on_commit_callbacks(execute=True):
         caching.announce_screen(event, 1)
     assert caching.event_language("kingston") == "ru"
+
+
+@pytest.mark.parametrize(
+    "how",
+    [{}, {"warm": True}, {"round_number": 1}],
+    ids=["a director's recalculation", "the background job", "a round of a bulk load"],
+)
+def test_every_rebuild_announces_its_version_once_it_commits(
+    client, event, django_capture_on_commit_callbacks, how
+):
+    """Open pages poll with the version they show and are answered 204 while the cache
+    announces the same: a rebuild that did not announce its own would leave them on the
+    old standings (the version announced before holds for a day)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        shown = services.refresh_standings(event=event)
+    assert cache.get(caching.version_key("kingston"))[0] == shown
+    record_hand_only(event, 1)
+    with django_capture_on_commit_callbacks(execute=True) as committed:
+        rebuilt = services.refresh_standings(event=event, **how)
+        assert cache.get(caching.version_key("kingston"))[0] == shown  # not before it commits
+    assert committed and rebuilt > shown
+    assert cache.get(caching.version_key("kingston"))[0] == rebuilt
+    answer = client.get(f"/events/kingston/live/?v={shown}")
+    assert answer.status_code == 200 and poll_version(answer.content.decode()) == rebuilt
