@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.utils import timezone
 
@@ -11,9 +13,18 @@ from tournaments.models import Event
 @pytest.fixture
 def still_clock(monkeypatch):
     """The pages show the round clock at one moment: two reads a second apart compare
-    equal, as they should (the page's script does the counting down)."""
+    equal, as they should (the page's script does the counting down). The template's
+    `{% now %}` (the projector's "Updated HH:MM") reads the same moment: two reads on
+    either side of a minute's turn would differ by it."""
     moment = timezone.now()
     monkeypatch.setattr("public.views.timezone.now", lambda: moment)
+
+    class Still(datetime.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return moment.astimezone(tz) if tz is not None else moment.replace(tzinfo=None)
+
+    monkeypatch.setattr("django.template.defaulttags.datetime", Still)
     return moment
 
 
