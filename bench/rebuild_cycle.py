@@ -16,11 +16,13 @@ whole list) and the collector tuned as the worker tunes it, `--times` times:
 Printed: the job's wall time (median and fastest), and the rows it wrote (the players
 whose figures changed, and the players they passed, moved); with `--profile`, where the
 job's time goes (cProfile over the timed jobs, the project's own functions, by
-cumulative time). Under the national championship's load (`bench/national.py`) each
-step takes several times this.
+cumulative time); with `--queries`, the SQL statements' time (each as the database
+driver sends and answers it, grouped by its first words, the costliest first, per
+job). Under the national championship's load (`bench/national.py`) each step takes
+several times this.
 
     BENCH_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench \\
-        .venv/bin/python bench/rebuild_cycle.py [--tables 20] [--times 9] [--profile]
+        .venv/bin/python bench/rebuild_cycle.py [--tables 20] [--times 9] [--profile] [--queries]
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import random
 import re
 import statistics
 import time
+from contextlib import nullcontext
 from unittest import mock
 
 from _setup import ROOT, big_event, command_line, setup_django
@@ -48,12 +51,13 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=20, help="tables taking a hand each time")
     parser.add_argument("--times", type=int, default=9)
     parser.add_argument("--profile", action="store_true", help="where the timed jobs' time goes")
+    parser.add_argument("--queries", action="store_true", help="the SQL statements' time")
     parser.add_argument("--top", type=int, default=40, help="lines of the profile")
     args = parser.parse_args()
     print(f"$ {command_line()}")
     os.environ.update(CACHE_URL=CACHE, DEBUG="0")
     setup_django()
-    from django.db import transaction
+    from django.db import connection, transaction
     from django.db.models import F
     from django.db.models.functions import Least
 
@@ -91,6 +95,17 @@ def main() -> None:
         written.append(real_write(*a, **k))
         return written[-1]
 
+    statements: dict[str, list[float]] = {}
+
+    def timed(execute, sql, params, many, context):
+        began = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            statements.setdefault(" ".join(sql.split()[:6])[:70], []).append(
+                time.perf_counter() - began
+            )
+
     took, profile = [], cProfile.Profile()
     with (
         mock.patch("core.background.after_commit"),  # the job runs here, not queued
@@ -104,7 +119,8 @@ def main() -> None:
             began = time.perf_counter()
             if args.profile:
                 profile.enable()
-            services.refresh_standings_job(event.pk)
+            with connection.execute_wrapper(timed) if args.queries else nullcontext():
+                services.refresh_standings_job(event.pk)
             profile.disable()
             took.append((time.perf_counter() - began) * 1000)
     print(
@@ -116,6 +132,14 @@ def main() -> None:
         f"fastest {min(took):.0f} ms ({args.times} rebuilds)"
     )
     print(f"  rows written per rebuild: median {statistics.median(written):.0f}")
+    if args.queries:
+        total = sum(sum(times) for times in statements.values()) / args.times
+        print(f"  SQL statements: {total * 1000:.1f} ms a job; the costliest:")
+        for said, times in sorted(statements.items(), key=lambda item: -sum(item[1]))[:8]:
+            print(
+                f"    {sum(times) / args.times * 1000:6.1f} ms a job, "
+                f"{len(times) / args.times:4.1f} a job: {said}"
+            )
     if args.profile:
         out = io.StringIO()
         stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")

@@ -258,7 +258,15 @@ class Standing(models.Model):
         WITHDRAWN = "withdrawn", pgettext_lazy("player status", "Withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="standings")
+    # No index of its own: the unique (round, entry) constraint's serves a round's rows.
+    # Nor is `rank` indexed: a rebuild moves about half of a round's rows (their rank and
+    # movement) and, with neither indexed, PostgreSQL updates each in place in its page
+    # (a heap-only update: no index written, the old version pruned with the page), on a
+    # table kept with room in its pages (fillfactor, migration 0014). A round's rows are
+    # read whole and sorted by rank as they are read (4,096 at most).
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="standings", db_index=False
+    )
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="standings")
     rank = models.PositiveIntegerField()
     points = models.PositiveIntegerField(default=0)
@@ -289,7 +297,6 @@ class Standing(models.Model):
             models.UniqueConstraint(fields=["round", "entry"], name="standing_once_per_round"),
             models.CheckConstraint(condition=Q(rank__gte=1), name="standing_rank_positive"),
         ]
-        indexes = [models.Index(fields=["round", "rank"])]
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.entry.player} ({self.points})"

@@ -352,8 +352,8 @@ def hand_at(table: Table, number: int) -> HandView:
 
 def hand_version(table: Table, number: int) -> int:
     """The version a client must send in If-Match (0: not recorded yet)."""
-    versions = Hand.objects.filter(table=table, number=number).values_list("version", flat=True)
-    return max(versions, default=0)
+    versions = Hand.objects.filter(table=table, number=number).order_by()  # no joins to sort
+    return max(versions.values_list("version", flat=True), default=0)
 
 
 def seat_views(

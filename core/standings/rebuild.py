@@ -42,14 +42,20 @@ def entries(event: Event) -> tuple[list[ranking.EntryRecord], dict[int, tuple]]:
             "site_id", "venue_id"
         )
     )
-    rows = Entry.objects.filter(event=event).values_list(
-        "pk",
-        "status",
-        "carried_points",
-        "player_id",
-        "player__name",
-        "player__club",
-        "player__country",
+    # One event's entries in their default order without joining the event to sort by
+    # its date and name (`Entry.Meta.ordering`).
+    rows = (
+        Entry.objects.filter(event=event)
+        .order_by("seed_number", "pk")
+        .values_list(
+            "pk",
+            "status",
+            "carried_points",
+            "player_id",
+            "player__name",
+            "player__club",
+            "player__country",
+        )
     )
     records, players = [], {}
     for pk, status, carried, *player in rows:
@@ -123,6 +129,17 @@ SEAT_FIELDS = (
 KEPT_FIELDS = tuple(f"set_total__{name}" for name in NO_SCORES)
 
 
+def event_seats(event: Event, up_to: int):
+    """The seats of the event's rounds 1..`up_to` in play or closed, in the order a seat
+    query gives by default (round, table, position), named on the seat's own joins:
+    the default order (`Seat.Meta.ordering`) goes on through the table's round to the
+    event's date and name, two joins more and a sort on text for 4,096 rows that are
+    one event's anyway (docs/benchmarks.md, "every goal measured again")."""
+    return Seat.objects.filter(
+        round__event=event, round__number__lte=up_to, round__status__in=PLAYED_ROUND_STATUSES
+    ).order_by("round__number", "table__number", "position")
+
+
 def set_records(
     event: Event, *, up_to: int, scored: dict[int, dict] | None = None
 ) -> list[ranking.SetRecord]:
@@ -136,9 +153,7 @@ def set_records(
     below everyone whose table has started), incomplete once the round is closed or
     the player has left."""
     hand_count = event.rules.hand_count
-    seats = Seat.objects.filter(
-        round__event=event, round__number__lte=up_to, round__status__in=PLAYED_ROUND_STATUSES
-    )
+    seats = event_seats(event, up_to)
     if scored is None:
         scored = scored_totals(event=event, up_to=up_to)
     adjusted = adjustments(event, up_to=up_to)
@@ -159,9 +174,7 @@ def kept_set_records(
     hand_count = event.rules.hand_count
     closed, known = closed_rounds(event, up_to)
     signature = closed_signature(event, up_to, closed)
-    seats = Seat.objects.filter(
-        round__event=event, round__number__lte=up_to, round__status__in=PLAYED_ROUND_STATUSES
-    )
+    seats = event_seats(event, up_to)
     adjusted = {}
     if known is not None:
         seats = seats.exclude(round__number__in=closed)
@@ -255,7 +268,9 @@ def closed_rounds(event: Event, up_to: int) -> tuple[dict, list[ranking.SetRecor
         number: (pk, closed_at, adjusted_at)
         for pk, number, closed_at, adjusted_at in Round.objects.filter(
             event=event, number__lte=up_to, status=Round.Status.CLOSED
-        ).values_list("pk", "number", "closed_at", "adjusted_at")
+        )
+        .order_by()  # a mapping: no join to sort by the event
+        .values_list("pk", "number", "closed_at", "adjusted_at")
     }
     found = CLOSED_SETS.get(event.pk)
     if found is not None and found[0] == closed_signature(event, up_to, closed):
@@ -287,7 +302,9 @@ def written_rows(event: Event, round_: Round, columns: tuple[str, ...]) -> dict[
         return found[2]
     return {
         row[0]: (row[1], row[2:])
-        for row in Standing.objects.filter(round=round_).values_list("entry_id", "pk", *columns)
+        for row in Standing.objects.filter(round=round_)
+        .order_by()  # a mapping: no join to sort by the round's event
+        .values_list("entry_id", "pk", *columns)
     }
 
 
@@ -328,5 +345,7 @@ def as_set_records(rows, hand_count: int) -> list[ranking.SetRecord]:
 def ranks_after(event: Event, number: int) -> dict[int, int]:
     """Each entry's rank in the standings after round `number` (none: {})."""
     return dict(
-        Standing.objects.filter(event=event, round__number=number).values_list("entry_id", "rank")
+        Standing.objects.filter(event=event, round__number=number)
+        .order_by()  # a mapping: no order, so no join to sort by the round's event
+        .values_list("entry_id", "rank")
     )

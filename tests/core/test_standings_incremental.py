@@ -225,6 +225,63 @@ def test_the_players_passed_keep_their_rows_and_only_move():
     assert snapshot(round_) == incremental
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)  # each save its own transaction, as in production
+def test_the_players_passed_are_updated_in_their_pages():
+    """On PostgreSQL a moved row is a heap-only update (no index entry written): neither
+    its rank nor its movement is indexed, and the table keeps room in its pages
+    (scoring migration 0014)."""
+    from django.db import connection, transaction
+
+    def updates() -> tuple[int, int]:  # this transaction's, on the standings table
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables "
+                "WHERE relname = 'scoring_standing'"
+            )
+            return cursor.fetchone()  # pending counts, this transaction's and earlier ones'
+
+    event = make_event(format="total")
+    round_ = make_round(event, table_sizes=(4, 4, 4))
+    tables = list(round_.tables.order_by("number"))
+    for table, last in zip(tables, (40, 30, 20), strict=True):
+        save_first_hand(event, table, last)
+    with transaction.atomic():  # one connection: its counts before and after the save
+        updated, in_place = updates()
+        save_first_hand(event, tables[0], 4, version=1)  # last to fourth, past eight players
+        now_updated, now_in_place = updates()
+    moved, moved_in_place = now_updated - updated, now_in_place - in_place
+    assert moved == 8
+    assert moved_in_place == 8
+
+
+def test_one_events_rows_are_read_without_sorting_by_the_event():
+    """The rebuild's reads of one event's seats, entries and previous ranks, and a hand's
+    version (every save through the API asks it), name their order on the rows' own
+    joins: the models' default orders go on through the event's date and name, which
+    joins the event (twice for a seat) and sorts thousands of rows on text."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from core.hands.selectors import hand_version
+
+    event = make_event(rounds_planned=2, format="total")
+    entries = make_entries(event, 8)
+    first = make_round(event, table_sizes=(4, 4), entries=entries)
+    for table in first.tables.all():
+        save_first_hand(event, table, 12)
+    first.status = Round.Status.CLOSED
+    first.save()
+    second = make_round(event, number=2, table_sizes=(4, 4), entries=entries)
+    table = second.tables.order_by("number").first()
+    with CaptureQueriesContext(connection) as captured:
+        save_first_hand(event, table, 9)
+        assert hand_version(table, 1) == 1
+    orders = [q["sql"].rpartition("ORDER BY")[2] for q in captured if "ORDER BY" in q["sql"]]
+    assert orders  # the seats and the entries are read in order
+    assert not [order for order in orders if "starts_on" in order]
+
+
 def test_the_command_rebuilds_in_full():
     from io import StringIO
 
