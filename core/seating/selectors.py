@@ -52,7 +52,8 @@ def latest_ranks(event: Event, *, before: int) -> dict[int, int]:
     )
     if last is None:
         return {}
-    return dict(Standing.objects.filter(round=last).values_list("entry_id", "rank"))
+    # A mapping: no order (the default sorts through the round to the event's date and name).
+    return dict(Standing.objects.filter(round=last).order_by().values_list("entry_id", "rank"))
 
 
 def seating_request(round_: Round) -> seating.SeatingRequest:

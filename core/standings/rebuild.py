@@ -134,7 +134,7 @@ def event_seats(event: Event, up_to: int):
     query gives by default (round, table, position), named on the seat's own joins:
     the default order (`Seat.Meta.ordering`) goes on through the table's round to the
     event's date and name, two joins more and a sort on text for 4,096 rows that are
-    one event's anyway (docs/benchmarks.md, "every goal measured again")."""
+    one event's anyway (docs/benchmarks.md, "A rebuild's SQL halved")."""
     return Seat.objects.filter(
         round__event=event, round__number__lte=up_to, round__status__in=PLAYED_ROUND_STATUSES
     ).order_by("round__number", "table__number", "position")

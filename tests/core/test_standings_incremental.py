@@ -244,12 +244,19 @@ def test_the_players_passed_are_updated_in_their_pages():
 
     event = make_event(format="total")
     round_ = make_round(event, table_sizes=(4, 4))
-    services.refresh_standings(event=event)  # every player under way at 0
+    services.refresh_standings(event=event)  # every player under way at 0, drawn apart
     ranks = dict(Standing.objects.filter(round=round_).values_list("entry_id", "rank"))
-    first = round_.tables.get(number=1)
+    # The hand is played at the table whose players the last of the draw is not among:
+    # three of them fall to the last three places, so at least that player moves up
+    # (at the other table, the draw could leave every player of the other table where
+    # they were: one draw in seventy).
+    last = max(ranks, key=ranks.get)
+    first = next(
+        t for t in round_.tables.all() if last not in t.seats.values_list("entry_id", flat=True)
+    )
     with transaction.atomic():  # one connection: its counts before and after the save
         updated, in_place = updates()
-        save_first_hand(event, first, 40)  # three players of table 1 fall below table 2
+        save_first_hand(event, first, 40)  # three of its players fall to the last places
         now_updated, now_in_place = updates()
     at_first = set(first.seats.values_list("entry_id", flat=True))
     passed = {
@@ -257,9 +264,12 @@ def test_the_players_passed_are_updated_in_their_pages():
         for entry, rank in Standing.objects.filter(round=round_).values_list("entry_id", "rank")
         if rank != ranks[entry] and entry not in at_first
     }
-    assert passed  # table 2's players who moved up
+    assert last in passed  # the other table's players who moved up
     assert now_updated - updated == len(passed)  # each updated, not written again
     assert now_in_place - in_place == len(passed)  # each in its own page
+    with connection.cursor() as cursor:  # pages written with room: for every event's rows
+        cursor.execute("SELECT reloptions FROM pg_class WHERE relname = 'scoring_standing'")
+        assert cursor.fetchone()[0] == ["fillfactor=80"]
 
 
 def test_one_events_rows_are_read_without_sorting_by_the_event():
