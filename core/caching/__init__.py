@@ -140,9 +140,9 @@ def versioned(
 
 def built_once_versioned(key: str, build: Callable[[], Any]) -> Any:
     """The document under `key`, built by one process while the others wait for it
-    (BUILD_WAIT at most, as `built_once`): the standings job building a new version's
-    standings before it announces them, say, while a web process that read the new
-    version from the database asks for them."""
+    (BUILD_WAIT at most, as `built_once`): the standings job, which claims a new
+    version's standings before it announces them and keeps them after, say, while a web
+    process that read the new version asks for them."""
     if not claim(key):
         found = built_elsewhere(claim_key(key), key)
         if found is not None:

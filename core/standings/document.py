@@ -15,12 +15,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-from core.caching import ProcessCopies, versioned
+from core.caching import ProcessCopies, claim_all, keep_claimed, let_go, versioned
 from core.entries.selectors import replacements
 from core.standings.selectors import (
     PlayerRef,
@@ -83,11 +84,12 @@ def keep_rebuilt(
     announce: Callable[[], None],
 ) -> None:
     """Once a rebuild commits: the document of its version built from what it wrote
-    (`wanted`: entry -> its row; `players`: entry -> its player) and kept in the cache
-    every web process reads, unless another process built it first; then what is made
-    from it at every version (settings.STANDINGS_PRODUCTS: the leaderboard's first
-    page, the standings API's whole list), from the document in hand; then `announce`
-    (the version to live pages), whatever happened before it.
+    (`wanted`: entry -> its row; `players`: entry -> its player), unless another process
+    built it first; then what is made from it at every version (settings.
+    STANDINGS_PRODUCTS: the leaderboard's first page, the standings API's whole list),
+    from the document in hand; then `announce` (the version to live pages), whatever
+    happened before it; then the document kept in the cache every web process reads
+    (`made_standings`).
 
     A product is called with the event and the document before the announcement; what
     it returns, if anything, is called after it (the rest of its work, which readers
@@ -95,15 +97,42 @@ def keep_rebuilt(
     left to the page that needs it (it is made there as before)."""
     rest = []
     try:
-        made = versioned(
-            standings_key(event), lambda: rebuilt_standings(event, round_, wanted, players)
-        )
-        rest = made_before(event, made)
+        made, rest = made_standings(event, round_, wanted, players)
+        rest = [*made_before(event, made), *rest]  # the document kept last
     finally:
         try:
             announce()
         finally:  # what was claimed is made, or let go, whatever the announcement did
             made_after(event, rest)
+
+
+def made_standings(
+    event: Event, round_: Round, wanted: dict[int, StoredRow], players: dict[int, tuple]
+) -> tuple[Standings, list[Callable[[], None]]]:
+    """The document of the rebuild's version, and what is left to do to keep it. Claimed
+    in the shared cache before the version is announced, so that a reader at the new
+    version waits for it rather than make it too, and kept after the announcement and
+    the API's list, so that the pages are not held for pickling it (a 4,096-player
+    document: 1.6 MB, about 30 ms; docs/benchmarks.md, "The document kept after the
+    announcement"). Kept already, or claimed by a process that read the new version
+    first: that one's, as every reader takes it."""
+    key = standings_key(event)
+    if not claim_all([key]):
+        return versioned(key, lambda: rebuilt_standings(event, round_, wanted, players)), []
+    try:
+        made = rebuilt_standings(event, round_, wanted, players)
+    except BaseException:
+        let_go(key)  # its readers make it
+        raise
+    return made, [partial(kept_standings, key, made)]
+
+
+def kept_standings(key: str, made: Standings) -> None:
+    try:
+        keep_claimed(key, made)
+    except BaseException:
+        let_go(key)
+        raise
 
 
 def made_before(event: Event, standings: Standings) -> list[Callable[[], None]]:

@@ -183,8 +183,11 @@ def rebuild(
         # once committed); a failure to keep it (the cache down) does not stop the
         # announcement.
         announce = partial(announce_now, event, version)
-        keep = partial(keep_rebuilt, event, round_, wanted, players, announce)
-        transaction.on_commit(keep, robust=True)
+
+        def keep_and_announce() -> None:  # named: a robust hook's failure is logged by name
+            keep_rebuilt(event, round_, wanted, players, announce)
+
+        transaction.on_commit(keep_and_announce, robust=True)
     else:
         announce_version(event, version)
     return version

@@ -195,6 +195,66 @@ def test_the_api_list_is_claimed_before_the_announcement_and_made_after(monkeypa
     assert [cache.get(caching.claim_key(key)) for key in claimed] == [None, None]
 
 
+def test_the_document_is_claimed_before_the_announcement_and_kept_after(monkeypatch):
+    """The pages' version is not held for pickling the document: at the announcement it
+    is claimed, not kept, and it is kept once the API's list is; the rebuild's own
+    products never wait for the claim it holds."""
+    from api import standings as api
+    from core.standings import document
+    from core.standings import services as standings
+    from core.standings.selectors import standings_key
+
+    def never_waited(*args):
+        raise AssertionError("a product waited for the rebuild's own claim")
+
+    at_announcement, order = [], []
+    real_announce, real_keep = standings.announce_now, api.keep_claimed
+
+    def announce(event, version):
+        key = standings_key(event)
+        at_announcement.append((cache.get(caching.claim_key(key)), cache.get(key)))
+        real_announce(event, version)
+
+    def api_keep(key, value):
+        order.append("api")
+        real_keep(key, value)
+
+    real_document_keep = document.keep_claimed
+
+    def document_keep(key, value):
+        order.append("document")
+        real_document_keep(key, value)
+
+    monkeypatch.setattr(caching, "built_elsewhere", never_waited)
+    monkeypatch.setattr(standings, "announce_now", announce)
+    monkeypatch.setattr(api, "keep_claimed", api_keep)
+    monkeypatch.setattr(document, "keep_claimed", document_keep)
+    event = play_a_hand("annotto-bay")
+    assert at_announcement == [(1, None)]  # claimed, not kept
+    assert order == ["api", "api", "document"]
+    key = standings_key(Event.objects.get(pk=event.pk))
+    assert cache.get(caching.claim_key(key)) is None
+    assert [row.points for row in cache.get(key).rows] == [0, 7, 9, 30]
+
+
+def test_a_document_that_fails_to_be_made_is_let_go(monkeypatch, caplog):
+    from core.standings import document
+    from core.standings.selectors import standings_key
+
+    def fails(*args):
+        raise RuntimeError("made badly")
+
+    monkeypatch.setattr(document, "rebuilt_standings", fails)
+    with caplog.at_level(logging.ERROR):
+        play_a_hand("buff-bay")  # the hand is recorded all the same
+    assert "keep_and_announce" in caplog.text and "made badly" in caplog.text  # logged
+    event = Event.objects.get(slug="buff-bay")
+    key = standings_key(event)
+    assert event.standings_version == 1
+    assert cache.get(caching.claim_key(key)) is None  # its readers make it, at once
+    assert cache.get(key) is None
+
+
 def test_a_reader_at_the_new_version_waits_for_the_claimed_list(monkeypatch):
     import threading
     import time
