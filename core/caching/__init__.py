@@ -265,9 +265,33 @@ def built_once(
         return kept, found
 
 
+# Set while this thread holds a claim that others wait for (`holding_claims`).
+HOLDING = threading.local()
+
+
+@contextmanager
+def holding_claims() -> Iterator[None]:
+    """While this thread holds claims that other processes wait for (the standings job,
+    from its document's claim to its keeping): it waits for no one else's claim, and
+    builds what another process is building instead. Waiting could be for ever, until
+    BUILD_WAIT: a web process that claimed the leaderboard's first page at the new
+    version waits for the document to make it, while the job, before it keeps the
+    document, would wait for that page (docs/benchmarks.md, "The document kept after
+    the announcement")."""
+    was = getattr(HOLDING, "claims", False)
+    HOLDING.claims = True
+    try:
+        yield
+    finally:
+        HOLDING.claims = was
+
+
 def built_elsewhere(claim: str, key: str) -> Any:
     """Wait for another process's claim to go (a small key, looked at every
-    BUILD_LOOK), then what it kept under `key`; waits BUILD_WAIT at most."""
+    BUILD_LOOK), then what it kept under `key`; waits BUILD_WAIT at most, and not at
+    all while this thread holds claims of its own (`holding_claims`)."""
+    if getattr(HOLDING, "claims", False):
+        return cache.get(key)
     give_up = time.monotonic() + BUILD_WAIT
     while cache.get(claim) is not None and time.monotonic() < give_up:
         time.sleep(BUILD_LOOK)

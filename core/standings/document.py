@@ -21,7 +21,14 @@ from typing import NamedTuple
 from django.conf import settings
 from django.utils.module_loading import import_string
 
-from core.caching import ProcessCopies, claim_all, keep_claimed, let_go, versioned
+from core.caching import (
+    ProcessCopies,
+    claim_all,
+    holding_claims,
+    keep_claimed,
+    let_go,
+    versioned,
+)
 from core.entries.selectors import replacements
 from core.standings.selectors import (
     PlayerRef,
@@ -96,14 +103,15 @@ def keep_rebuilt(
     wait for: the API's list, whose claim it took). A product that fails is logged and
     left to the page that needs it (it is made there as before)."""
     rest = []
-    try:
-        made, rest = made_standings(event, round_, wanted, players)
-        rest = [*made_before(event, made), *rest]  # the document kept last
-    finally:
+    with holding_claims():  # readers wait for the claims taken here: this waits for none
         try:
-            announce()
-        finally:  # what was claimed is made, or let go, whatever the announcement did
-            made_after(event, rest)
+            made, rest = made_standings(event, round_, wanted, players)
+            rest = [*made_before(event, made), *rest]  # the document kept last
+        finally:
+            try:
+                announce()
+            finally:  # what was claimed is made, or let go, whatever the announcement did
+                made_after(event, rest)
 
 
 def made_standings(

@@ -237,6 +237,37 @@ def test_the_document_is_claimed_before_the_announcement_and_kept_after(monkeypa
     assert [row.points for row in cache.get(key).rows] == [0, 7, 9, 30]
 
 
+def test_the_job_waits_for_no_claim_while_readers_wait_for_its_own(monkeypatch, caplog):
+    """A web process that claimed the first page at the new version (a poll that read
+    the version before its announcement) waits for the document to make it, which the
+    job keeps after the announcement: the job, making the same page, builds it too
+    rather than wait for that claim (each would have waited for the other until
+    BUILD_WAIT)."""
+    real_add = cache.add
+    taken = []
+
+    def another_process_claims_the_page(key, *args, **kwargs):
+        if key.startswith(region_key("ocho-rios")) and ":building:" in key:
+            real_add(key, *args, **kwargs)  # held by the other process
+            taken.append(key)
+            return False
+        return real_add(key, *args, **kwargs)
+
+    def waited(seconds):
+        raise AssertionError("the job waited for another process's claim")
+
+    monkeypatch.setattr(cache, "add", another_process_claims_the_page)
+    monkeypatch.setattr(caching.time, "sleep", waited)
+    with caplog.at_level(logging.ERROR):
+        event = play_a_hand("ocho-rios")
+    assert taken and "waited" not in caplog.text
+    event = live.public_event(AnonymousUser(), "ocho-rios")
+    assert event.standings_version == 1  # announced
+    kept = cache.get(region_key("ocho-rios"))
+    assert ">30<" in caching.opened(kept, live.signature(event))  # the new version's page
+    assert all(cache.get(key) is None for key in taken)  # the waiters let go
+
+
 def test_a_document_that_fails_to_be_made_is_let_go(monkeypatch, caplog):
     from core.standings import document
     from core.standings.selectors import standings_key
