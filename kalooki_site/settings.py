@@ -255,10 +255,13 @@ CACHES = cache_settings(CACHE_URL)
 # Made by the process that rebuilt an event's standings, from the document in hand
 # (`core.standings.document.keep_rebuilt`): each is called with the event and its
 # standings before the new version is announced, and what it returns (the rest of its
-# work: the API's list, claimed) after. Only where the cache is shared (CACHE_URL): in a
-# process's own cache only the page loads of that process could use them.
+# work: the API's list, claimed) after. The API's list first: its claim is taken before
+# the first page is made, so a client reading the new version from the database
+# meanwhile waits for it rather than make it. Only where the cache is shared
+# (CACHE_URL): in a process's own cache only the page loads of that process could use
+# them.
 STANDINGS_PRODUCTS = (
-    ["public.views.keep_first_page", "api.standings.keep_whole_list"] if CACHE_URL else []
+    ["api.standings.keep_whole_list", "public.views.keep_first_page"] if CACHE_URL else []
 )
 DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 DJANGO_REDIS_LOGGER = "kalooki_site.cache"
