@@ -13,13 +13,14 @@ whole list) and the collector tuned as the worker tunes it, `--times` times:
 - the standings job runs (`refresh_standings_job`, in this process): the rebuild, its
   commit, what it makes from the document, the announcement.
 
-Printed: the job's wall time (median and fastest), and the rows it wrote (the players
-whose figures changed, and the players they passed, moved); with `--profile`, where the
-job's time goes (cProfile over the timed jobs, the project's own functions, by
-cumulative time); with `--queries`, the SQL statements' time (each as the database
-driver sends and answers it, grouped by its first words, the costliest first, per
-job). Under the national championship's load (`bench/national.py`) each step takes
-several times this.
+Printed: the job's wall time (median and fastest), the rows it wrote (the players
+whose figures changed, and the players they passed, moved), and the time from the
+rebuild's commit to its announcement (the part of the job a live page waits for);
+with `--profile`, where the job's time goes (cProfile over the timed jobs, the
+project's own functions, by cumulative time); with `--queries`, the SQL statements'
+time (each as the database driver sends and answers it, grouped by its first words,
+the costliest first, per job). Under the national championship's load
+(`bench/national.py`) each step takes several times this.
 
     BENCH_DATABASE_URL=postgres://postgres:postgres@127.0.0.1:5432/kalooki_bench \\
         .venv/bin/python bench/rebuild_cycle.py [--tables 20] [--times 9] [--profile] [--queries]
@@ -95,6 +96,18 @@ def main() -> None:
         written.append(real_write(*a, **k))
         return written[-1]
 
+    announced: list[float] = []  # ms from the rebuild's commit to its announcement
+    real_keep = services.keep_rebuilt
+
+    def keep_timed(event, round_, wanted, players, announce):
+        committed = time.perf_counter()  # the job's commit hook runs as the rebuild commits
+
+        def timed_announce() -> None:
+            announced.append((time.perf_counter() - committed) * 1000)
+            announce()
+
+        real_keep(event, round_, wanted, players, timed_announce)
+
     statements: dict[str, list[float]] = {}
 
     def timed(execute, sql, params, many, context):
@@ -110,10 +123,12 @@ def main() -> None:
     with (
         mock.patch("core.background.after_commit"),  # the job runs here, not queued
         mock.patch.object(services, "write_changed", counted),
+        mock.patch.object(services, "keep_rebuilt", keep_timed),
     ):
         a_busy_moment()
         services.refresh_standings_job(event.pk)  # this process's copies made once
         written.clear()
+        announced.clear()
         for _ in range(args.times):
             a_busy_moment()
             began = time.perf_counter()
@@ -132,6 +147,10 @@ def main() -> None:
         f"fastest {min(took):.0f} ms ({args.times} rebuilds)"
     )
     print(f"  rows written per rebuild: median {statistics.median(written):.0f}")
+    print(
+        f"  its commit to its announcement (what the pages wait for): median "
+        f"{statistics.median(announced):.0f} ms, fastest {min(announced):.0f} ms"
+    )
     if args.queries:
         total = sum(sum(times) for times in statements.values()) / args.times
         print(f"  SQL statements: {total * 1000:.1f} ms a job; the costliest:")
