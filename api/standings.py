@@ -112,7 +112,7 @@ def data_key(event, number: int | None) -> str:
 
 
 def keep_whole_list(event, standings):
-    """Once a rebuild has kept its standings document (settings.STANDINGS_PRODUCTS):
+    """Once a rebuild has made its standings document (settings.STANDINGS_PRODUCTS):
     the whole list as the API answers it, its document and its bytes, plain and
     compressed, from the document in hand, in the language a client asking for none
     reads (settings.LANGUAGE_CODE: never the event's, `kalooki_site.middleware`). Claimed

@@ -172,11 +172,12 @@ def board_context(event: Event, board: selectors.Board, page: int, search: str) 
     }
 
 
-def board_region(event: Event, page: int, search: str) -> str:
-    """The leaderboard's live region; a plain page of it is cached for every viewer."""
+def board_region(event: Event, page: int, search: str, board: selectors.Board | None = None) -> str:
+    """The leaderboard's live region; a plain page of it is cached for every viewer.
+    `board`: the leaderboard at the event's versions, when the caller has it in hand."""
 
     def region(page: int = page) -> str:
-        context = board_context(event, live.board(event), page, search)
+        context = board_context(event, board or live.board(event), page, search)
         return render_to_string("public/_leaderboard.html", context)
 
     if search:
@@ -192,13 +193,14 @@ def region_name(event: Event, page: int) -> str:
 
 
 def keep_first_page(rebuilt: Event, standings: selectors.Standings) -> None:
-    """Once a rebuild has kept its standings document, before its version is announced
+    """Once a rebuild has made its standings document, before its version is announced
     (`core.standings.document.keep_rebuilt`, settings.STANDINGS_PRODUCTS): the
     leaderboard's first page, its live region (what the push server sends every open
     page, and a poll is answered), made from the document in hand in the event's
     language, so that neither the push server nor a web process reads the document
     back to make it at each version (docs/benchmarks.md, "A national championship,
-    tenth pass"). A private event's pages are not shared: nothing is made. Nor is
+    tenth pass"); the board in hand too (the document is kept in the shared cache
+    only after the announcement). A private event's pages are not shared: nothing is made. Nor is
     anything made when the event changed since the rebuild (the document is keyed by
     the rebuild's status: finished since, its page must say final)."""
     if not rebuilt.public:
@@ -215,8 +217,7 @@ def keep_first_page(rebuilt: Event, standings: selectors.Standings) -> None:
         return  # the page that needs it makes it (after a newer rebuild: that one does)
     language = caching.event_language(event.slug) or settings.LANGUAGE_CODE
     with translation.override(language):
-        live.board(event, standings)
-        board_region(event, 1, "")
+        board_region(event, 1, "", live.board(event, standings))
 
 
 def search_param(request: HttpRequest) -> str:

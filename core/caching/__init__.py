@@ -81,6 +81,32 @@ _BUILDERS: dict[str, list] = {}
 _BUILDERS_LOCK = threading.Lock()
 
 
+# Set while this thread holds a claim that others wait for (`holding_claims`).
+HOLDING = threading.local()
+
+
+def holding() -> bool:
+    return getattr(HOLDING, "claims", False)
+
+
+@contextmanager
+def holding_claims() -> Iterator[None]:
+    """While this thread holds claims that other processes wait for (the standings job,
+    from its document's claim to its keeping): it waits for no one else's claim, nor for
+    another thread of this process building the same thing (`one_builder`), and builds
+    what the other is building instead. Waiting could be for ever, until
+    BUILD_WAIT: a web process that claimed the leaderboard's first page at the new
+    version waits for the document to make it, while the job, before it keeps the
+    document, would wait for that page (docs/benchmarks.md, "The document kept after
+    the announcement")."""
+    was = holding()
+    HOLDING.claims = True
+    try:
+        yield
+    finally:
+        HOLDING.claims = was
+
+
 @contextmanager
 def one_builder(key: str) -> Iterator[None]:
     """Hold `key`'s lock in this process while building its document. A document built
@@ -89,10 +115,14 @@ def one_builder(key: str) -> Iterator[None]:
     with _BUILDERS_LOCK:
         held = _BUILDERS.setdefault(key, [threading.Lock(), 0])
         held[1] += 1
+    # A thread holding claims (`holding_claims`) builds alongside the one holding the
+    # lock: that one may be waiting for its claims (the job run in a web process).
+    got = held[0].acquire(blocking=not holding())
     try:
-        with held[0]:
-            yield
+        yield
     finally:
+        if got:
+            held[0].release()
         with _BUILDERS_LOCK:
             held[1] -= 1
             if not held[1]:
@@ -265,32 +295,11 @@ def built_once(
         return kept, found
 
 
-# Set while this thread holds a claim that others wait for (`holding_claims`).
-HOLDING = threading.local()
-
-
-@contextmanager
-def holding_claims() -> Iterator[None]:
-    """While this thread holds claims that other processes wait for (the standings job,
-    from its document's claim to its keeping): it waits for no one else's claim, and
-    builds what another process is building instead. Waiting could be for ever, until
-    BUILD_WAIT: a web process that claimed the leaderboard's first page at the new
-    version waits for the document to make it, while the job, before it keeps the
-    document, would wait for that page (docs/benchmarks.md, "The document kept after
-    the announcement")."""
-    was = getattr(HOLDING, "claims", False)
-    HOLDING.claims = True
-    try:
-        yield
-    finally:
-        HOLDING.claims = was
-
-
 def built_elsewhere(claim: str, key: str) -> Any:
     """Wait for another process's claim to go (a small key, looked at every
     BUILD_LOOK), then what it kept under `key`; waits BUILD_WAIT at most, and not at
     all while this thread holds claims of its own (`holding_claims`)."""
-    if getattr(HOLDING, "claims", False):
+    if holding():
         return cache.get(key)
     give_up = time.monotonic() + BUILD_WAIT
     while cache.get(claim) is not None and time.monotonic() < give_up:

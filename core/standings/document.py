@@ -93,10 +93,10 @@ def keep_rebuilt(
     """Once a rebuild commits: the document of its version built from what it wrote
     (`wanted`: entry -> its row; `players`: entry -> its player), unless another process
     built it first; then what is made from it at every version (settings.
-    STANDINGS_PRODUCTS: the leaderboard's first page, the standings API's whole list),
+    STANDINGS_PRODUCTS: the standings API's whole list, the leaderboard's first page),
     from the document in hand; then `announce` (the version to live pages), whatever
     happened before it; then the document kept in the cache every web process reads
-    (`made_standings`).
+    (`made_standings`), then the rest of the products' work.
 
     A product is called with the event and the document before the announcement; what
     it returns, if anything, is called after it (the rest of its work, which readers
@@ -106,7 +106,7 @@ def keep_rebuilt(
     with holding_claims():  # readers wait for the claims taken here: this waits for none
         try:
             made, rest = made_standings(event, round_, wanted, players)
-            rest = [*made_before(event, made), *rest]  # the document kept last
+            rest += made_before(event, made)  # the document kept first: most readers need it
         finally:
             try:
                 announce()
@@ -119,8 +119,8 @@ def made_standings(
 ) -> tuple[Standings, list[Callable[[], None]]]:
     """The document of the rebuild's version, and what is left to do to keep it. Claimed
     in the shared cache before the version is announced, so that a reader at the new
-    version waits for it rather than make it too, and kept after the announcement and
-    the API's list, so that the pages are not held for pickling it (a 4,096-player
+    version waits for it rather than make it too, and kept after the announcement, so
+    that the pages are not held for pickling it (a 4,096-player
     document: 1.6 MB, about 30 ms; docs/benchmarks.md, "The document kept after the
     announcement"). Kept already, or claimed by a process that read the new version
     first: that one's, as every reader takes it."""

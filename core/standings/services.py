@@ -125,9 +125,10 @@ def rebuild(
     other, each from the scores as committed: the result is the same either way.
 
     With `warm` (the background job), the new standings document every page and the
-    API read is made from the rows just written (`core.standings.document`) and cached
-    once the rebuild commits and before the new version is announced: the web
-    processes then read it instead of each building it (a 4,096-player field: 0.2-0.3 s
+    API read is made from the rows just written (`core.standings.document`) once the
+    rebuild commits, claimed in the shared cache before the new version is announced
+    and kept after: the web processes then wait for it and read it instead of each
+    building it (a 4,096-player field: 0.2-0.3 s
     of a core per version, docs/benchmarks.md, "What a new version costs"), and the
     worker makes it in 19 ms after one hand rather than 0.27 s ("A national
     championship, fifth pass").

@@ -195,10 +195,10 @@ def test_the_api_list_is_claimed_before_the_announcement_and_made_after(monkeypa
     assert [cache.get(caching.claim_key(key)) for key in claimed] == [None, None]
 
 
-def test_the_document_is_claimed_before_the_announcement_and_kept_after(monkeypatch):
+def test_the_document_is_claimed_before_the_announcement_and_kept_after(monkeypatch, caplog):
     """The pages' version is not held for pickling the document: at the announcement it
-    is claimed, not kept, and it is kept once the API's list is; the rebuild's own
-    products never wait for the claim it holds."""
+    is claimed, not kept, and it is kept before the API's list is made; the rebuild's
+    own products never wait for the claim it holds."""
     from api import standings as api
     from core.standings import document
     from core.standings import services as standings
@@ -229,9 +229,12 @@ def test_the_document_is_claimed_before_the_announcement_and_kept_after(monkeypa
     monkeypatch.setattr(standings, "announce_now", announce)
     monkeypatch.setattr(api, "keep_claimed", api_keep)
     monkeypatch.setattr(document, "keep_claimed", document_keep)
-    event = play_a_hand("annotto-bay")
+    with caplog.at_level(logging.ERROR):
+        event = play_a_hand("annotto-bay")
+    assert caplog.text == ""  # no product failed (a wait would have)
+    assert cache.get(region_key("annotto-bay")) is not None  # the first page made
     assert at_announcement == [(1, None)]  # claimed, not kept
-    assert order == ["api", "api", "document"]
+    assert order == ["document", "api", "api"]  # the document first: most readers need it
     key = standings_key(Event.objects.get(pk=event.pk))
     assert cache.get(caching.claim_key(key)) is None
     assert [row.points for row in cache.get(key).rows] == [0, 7, 9, 30]
@@ -266,6 +269,34 @@ def test_the_job_waits_for_no_claim_while_readers_wait_for_its_own(monkeypatch, 
     kept = cache.get(region_key("ocho-rios"))
     assert ">30<" in caching.opened(kept, live.signature(event))  # the new version's page
     assert all(cache.get(key) is None for key in taken)  # the waiters let go
+
+
+def test_the_job_waits_for_no_thread_of_its_process_building_what_it_makes():
+    """Without a broker the job runs in a web process, where a request's thread may be
+    building the first page at the new version (it read the version from the database)
+    and waiting, its lock held, for the document the job claimed: the job builds the
+    page alongside rather than wait for that lock."""
+    import threading
+
+    held, done = threading.Event(), threading.Event()
+    holding = []
+
+    def a_request_building_the_page() -> None:
+        with translation.override("en"), caching.one_builder(region_key("lucea")):
+            held.set()
+            done.wait(10)  # until the job is over (or it waited for this lock)
+            holding.append(done.is_set())
+
+    request = threading.Thread(target=a_request_building_the_page)
+    request.start()
+    held.wait(5)
+    play_a_hand("lucea")
+    done.set()
+    request.join()
+    assert holding == [True]  # the job ended while the request held its lock
+    event = live.public_event(AnonymousUser(), "lucea")
+    assert event.standings_version == 1
+    assert ">30<" in caching.opened(cache.get(region_key("lucea")), live.signature(event))
 
 
 def test_a_document_that_fails_to_be_made_is_let_go(monkeypatch, caplog):
