@@ -207,9 +207,12 @@ def claim_all(keys: list[str]) -> bool:
 
 
 def keep_claimed(key: str, value: Any) -> None:
-    """Keep the document built under a claim (`claim`), and let the claim go."""
-    cache.set(key, value, DOCUMENT_TTL)
-    cache.delete(claim_key(key))
+    """Keep the document built under a claim (`claim`), and let the claim go, whether or
+    not it could be kept (its readers then make it at once)."""
+    try:
+        cache.set(key, value, DOCUMENT_TTL)
+    finally:
+        cache.delete(claim_key(key))
 
 
 def let_go(key: str) -> None:

@@ -132,15 +132,7 @@ def made_standings(
     except BaseException:
         let_go(key)  # its readers make it
         raise
-    return made, [partial(kept_standings, key, made)]
-
-
-def kept_standings(key: str, made: Standings) -> None:
-    try:
-        keep_claimed(key, made)
-    except BaseException:
-        let_go(key)
-        raise
+    return made, [partial(keep_claimed, key, made)]
 
 
 def made_before(event: Event, standings: Standings) -> list[Callable[[], None]]:

@@ -273,14 +273,16 @@ def test_the_players_passed_are_updated_in_their_pages():
 
 
 def test_one_events_rows_are_read_without_sorting_by_the_event():
-    """The rebuild's reads of one event's seats, entries and previous ranks, and a hand's
-    version (every save through the API asks it), name their order on the rows' own
+    """The rebuild's reads of one event's seats, entries and previous ranks, a hand's
+    version (every save through the API asks it) and the previous round's ranks the
+    seating reads, name their order on the rows' own
     joins: the models' default orders go on through the event's date and name, which
     joins the event (twice for a seat) and sorts thousands of rows on text."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     from core.hands.selectors import hand_version
+    from core.seating.selectors import latest_ranks
 
     event = make_event(rounds_planned=2, format="total")
     entries = make_entries(event, 8)
@@ -294,6 +296,7 @@ def test_one_events_rows_are_read_without_sorting_by_the_event():
     with CaptureQueriesContext(connection) as captured:
         save_first_hand(event, table, 9)
         assert hand_version(table, 1) == 1
+        assert sorted(latest_ranks(event, before=2).values()) == list(range(1, 9))  # seating
     orders = [q["sql"].rpartition("ORDER BY")[2] for q in captured if "ORDER BY" in q["sql"]]
     assert orders  # the seats and the entries are read in order
     assert not [order for order in orders if "starts_on" in order]

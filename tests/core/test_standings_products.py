@@ -317,6 +317,29 @@ def test_a_document_that_fails_to_be_made_is_let_go(monkeypatch, caplog):
     assert cache.get(key) is None
 
 
+def test_a_document_that_cannot_be_kept_lets_its_claim_go(monkeypatch, caplog):
+    """The cache refusing the document (full, or going down) as the job keeps it: the
+    version is announced all the same, and its readers make the document at once rather
+    than wait for a claim that nothing will keep."""
+    from core.standings.selectors import standings_key
+
+    real_set = cache.set
+
+    def refusing(key, *args, **kwargs):
+        if key.startswith("kalooki:standings:"):
+            raise ConnectionError("no room for the document")
+        return real_set(key, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "set", refusing)
+    with caplog.at_level(logging.ERROR):
+        play_a_hand("bath")
+    assert "no room for the document" in caplog.text
+    event = Event.objects.get(slug="bath")
+    key = standings_key(event)
+    assert cache.get(caching.claim_key(key)) is None and cache.get(key) is None
+    assert cache.get(caching.version_key("bath")) == (1, True)  # announced
+
+
 def test_a_reader_at_the_new_version_waits_for_the_claimed_list(monkeypatch):
     import threading
     import time
