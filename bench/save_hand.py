@@ -11,13 +11,21 @@ median and 95th percentile of each request's time in ms, and p95(save) / p95(tri
 (the goal: at most 10x), with the same on a 32-player event to show that the save's
 cost does not grow with the event.
 
+With `--server`, the same three requests are also sent as a browser and an integrator
+send them, through production's server (`manage.py run_processes --only web`: gunicorn,
+production settings, the API's rate limits lifted but counted, as `bench/reads.py`
+measures the reads), one after another on kept-alive connections from one client: the
+director signed in through the sign-in page, the sheet's save with its CSRF token and
+the HTMX header, the API's with a token; the standings jobs the saves queue go to a
+broker no worker reads (flushed at the end). Printed as above, measured at the client.
+
 Two modes, because the standings rebuild follows every save:
   queued  the request queues the Celery task and answers (production: a worker
           rebuilds the standings after the response);
   eager   the embedded default (no broker): the rebuild runs in the request (the
           sheet's save only).
 
-    .venv/bin/python bench/save_hand.py [--saves 200] [--players 1024] [--rounds 10]
+    .venv/bin/python bench/save_hand.py [--saves 200] [--players 1024] [--rounds 10] [--server]
 
 Runs on the database DATABASE_URL names (the project's SQLite file when unset; a
 PostgreSQL database is created if missing); the events `bench-1024` and `bench-32` are
@@ -34,7 +42,7 @@ import time
 from pathlib import Path
 from unittest import mock
 
-from _setup import big_event, create_database
+from _setup import big_event, create_database, site_env, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -186,6 +194,84 @@ def save_many(client, api, event, saves: int, with_api: bool) -> dict[str, list]
     return out
 
 
+def over_server(event, saves: int) -> dict[str, list]:
+    """`run`'s queued mode through production's server, timed at the client (see the
+    module's docstring): the sheet's save, the API's, the trivial view, `saves` times
+    after 5 warm-up."""
+    import re
+
+    import redis
+    import requests
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+    from rest_framework.authtoken.models import Token
+    from venue import serve
+
+    from core.selectors import hand_version
+
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        raise SystemExit("--server: name the database in DATABASE_URL (the server reads it)")
+    broker = "redis://127.0.0.1:6379/14"  # no worker reads it: the queued jobs stay there
+    env = site_env(url, broker, "redis://127.0.0.1:6379/15")
+    env.update(SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0", SECURE_HSTS_SECONDS="0")
+    env.update(LOG_LEVEL="WARNING")
+    # The password as production's hasher keeps it (the test settings' is not among its).
+    user = get_user_model().objects.get(username="bench-director")
+    user.password = PBKDF2PasswordHasher().encode("bench", PBKDF2PasswordHasher().salt())
+    user.save(update_fields=["password"])
+    server, port = serve(env, "/tmp/kalooki-bench-save.log", web_workers=2, threads=8, only="web")
+    base = f"http://127.0.0.1:{port}"
+    try:
+        browser = requests.Session()
+        page = browser.get(f"{base}/accounts/login/", timeout=30)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
+        signed_in = browser.post(
+            f"{base}/accounts/login/",
+            {"username": "bench-director", "password": "bench", "csrfmiddlewaretoken": token},
+            allow_redirects=False,
+            timeout=30,
+        )
+        if signed_in.status_code != 302:
+            raise SystemExit(f"login failed: {signed_in.status_code}")
+        csrf = {"X-CSRFToken": browser.cookies["csrftoken"], "HX-Request": "true"}
+        integrator = requests.Session()
+        key = Token.objects.get(user__username="bench-director").key
+        integrator.headers["Authorization"] = f"Token {key}"
+        table, sheet_url, api_url = target(event)
+        out: dict[str, list] = {
+            name: []
+            for name in ("sheet", "sheet_q", "sheet_db", "api", "api_q", "api_db", "trivial")
+        }
+
+        def timed(send) -> float:
+            started = time.perf_counter()
+            response = send()
+            took = (time.perf_counter() - started) * 1000
+            if response.status_code != 200:
+                raise SystemExit(f"{response.status_code}: {response.content[:300]}")
+            return took
+
+        for i in range(saves + 5):
+            data = {**ENTRIES[i % 2], "version": str(hand_version(table, 5))}
+            out["sheet"].append(
+                timed(lambda d=data: browser.post(base + sheet_url, d, headers=csrf, timeout=30))
+            )
+            version = f'"{hand_version(table, 6)}"'
+            out["api"].append(
+                timed(
+                    lambda i=i, v=version: integrator.put(
+                        base + api_url, json=API_HANDS[i % 2], headers={"If-Match": v}, timeout=30
+                    )
+                )
+            )
+            out["trivial"].append(timed(lambda: browser.get(f"{base}/healthz", timeout=30)))
+    finally:
+        stop(server)
+        redis.Redis.from_url(broker).flushdb()
+    return {name: values[5:] for name, values in out.items()}
+
+
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20, method="inclusive")[-1]
 
@@ -219,9 +305,14 @@ def describe(out: dict[str, list]) -> list[str]:
     lines = [f"trivial view /healthz:      {timing(out['trivial'])}"]
     for name, what in (("sheet", "sheet's save (HTMX POST)"), ("api", "API's save (PUT)")):
         if out[name]:
+            queries = (
+                f"{counts(out[name + '_q']):>5} queries (in them: p50 "
+                f"{statistics.median(out[name + '_db']):.1f} ms); "
+                if out[name + "_q"]
+                else ""
+            )
             lines.append(
-                f"{what + ':':<27} {timing(out[name])}, {counts(out[name + '_q']):>5} queries "
-                f"(in them: p50 {statistics.median(out[name + '_db']):.1f} ms); "
+                f"{what + ':':<27} {timing(out[name])}, {queries}"
                 f"p95 / trivial p95 = {p95(out[name]) / trivial:.1f}x"
             )
     return lines
@@ -242,6 +333,7 @@ def main() -> None:
     parser.add_argument("--saves", type=int, default=200)
     parser.add_argument("--players", type=int, default=1024)
     parser.add_argument("--rounds", type=int, default=10)
+    parser.add_argument("--server", action="store_true", help="through production's server too")
     args = parser.parse_args()
     env = f"DATABASE_URL={os.environ['DATABASE_URL']} " if os.environ.get("DATABASE_URL") else ""
     print(f"$ {env}{Path(sys.executable).name} {' '.join(sys.argv)}")
@@ -270,6 +362,11 @@ def main() -> None:
             print(f"  {event.slug}:")
             for line in describe(results[mode, event.slug]):
                 print(f"    {line}")
+    if args.server:
+        print("\nthrough production's server (run_processes --only web: 2 processes of 8 threads):")
+        print(f"  {big.slug}:")
+        for line in describe(over_server(big, args.saves)):
+            print(f"    {line}")
     for name in ("sheet_q", "api_q"):
         big_q = set(results["queued", big.slug][name])
         small_q = set(results["queued", small.slug][name])
