@@ -215,7 +215,9 @@ def main() -> None:
     parser.add_argument("--readers", type=int, default=1000, help="open leaderboards")
     parser.add_argument("--projectors", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=120)
-    parser.add_argument("--web-workers", type=int, default=4)
+    parser.add_argument(
+        "--web-workers", type=int, help="gunicorn's processes (default: run_processes' own)"
+    )
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--worker-concurrency", type=int, default=2, help="the Celery worker's")
     parser.add_argument("--director-every", type=float, default=5, help="seconds, about")
@@ -233,6 +235,10 @@ def main() -> None:
     os.environ.update(DEBUG="1", DJANGO_SETTINGS_MODULE="kalooki_site.settings", LOG_LEVEL="ERROR")
     os.environ.pop("CELERY_BROKER_URL", None)
     url = setup_django()
+    if args.web_workers is None:
+        from core.management.commands.run_processes import default_web_workers
+
+        args.web_workers = default_web_workers()
     # Made once and reused: each run plays a few of the round's hands (about 600 of
     # its 9,216 at the defaults), and refuses to run once the tables have too few left.
     event = make_event(args.rounds, args.players, SLUG, "National championship")

@@ -116,6 +116,24 @@ def test_the_web_server_keeps_two_allocator_arenas_unless_told(monkeypatch, give
     assert envs == {"web": {"MALLOC_ARENA_MAX": given or "2"}, "standby": {}}
 
 
+@pytest.mark.parametrize(("cores", "workers"), [(1, 2), (2, 3), (8, 9)])
+def test_the_web_server_runs_one_process_a_core_and_one_more_unless_told(
+    monkeypatch, cores, workers
+):
+    """gunicorn's processes: one for each core this process may use, and one more;
+    `--web-workers` says otherwise."""
+    monkeypatch.setattr(run_processes, "Supervisor", Captured)
+    monkeypatch.setattr(run_processes.os, "sched_getaffinity", lambda pid: set(range(cores)))
+
+    def web_workers(*args: str) -> str:
+        call_command("run_processes", "--only", "web", *args)
+        web = next(program.args for program in Captured.programs if program.name == "web")
+        return web[web.index("--workers") + 1]
+
+    assert web_workers() == str(workers)
+    assert web_workers("--web-workers", "3") == "3"
+
+
 class Captured:
     """What run_processes would supervise, captured instead of run."""
 

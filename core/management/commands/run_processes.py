@@ -2,7 +2,8 @@
 `manage.py run_processes`. The README's deploy section starts this (under systemd,
 `deploy/kalooki.service`), and nothing else.
 
-- web: gunicorn, `--web-workers` processes with `--threads` threads each, on `--bind`;
+- web: gunicorn, `--web-workers` processes (one a core and one more, unless told) with
+  `--threads` threads each, on `--bind`;
 - worker: a Celery worker (`--worker-concurrency` processes);
 - beat: Celery beat, sending the periodic catch-up (only one per site);
 - standby: rebuilds here whatever no worker has rebuilt within
@@ -43,6 +44,27 @@ WEB_NICENESS = 5
 # +4.7%, peaks 358 / 346 MiB against 387 / 404, bench/memory.py, docs/benchmarks.md,
 # "A national championship, fifth pass"), unless the environment says otherwise.
 WEB_ARENAS = "2"
+
+
+def cores() -> int:
+    """The cores this process may run on (a container's or a pinned service's share,
+    not the whole machine's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def default_web_workers() -> int:
+    """One web process a core and one more: each runs one thread of Python at a time,
+    and more of them only take CPU from the worker rebuilding the standings every screen
+    waits for; one more than the cores so that a process held up (reading a big
+    document back) leaves every core served. On a 2-core machine under a national
+    championship's load a saved hand reached every open page at p95 1.41-1.70 s with
+    three web processes against 1.73-1.91 s with four, with fewer requests over 2 s;
+    with two, sooner still (1.17-1.40 s) but with more of the phones' requests held up
+    (docs/benchmarks.md, "Every goal measured on one machine, fifteenth pass")."""
+    return cores() + 1
 
 
 def programs(
@@ -104,7 +126,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--bind", default="127.0.0.1:8000", help="gunicorn's address")
-        parser.add_argument("--web-workers", type=int, default=4)
+        parser.add_argument(
+            "--web-workers",
+            type=int,
+            default=default_web_workers(),
+            help="gunicorn's processes (default: one a core and one more)",
+        )
         parser.add_argument("--threads", type=int, default=8, help="threads per web worker")
         parser.add_argument("--worker-concurrency", type=int, default=2)
         parser.add_argument(
