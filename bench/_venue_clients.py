@@ -15,6 +15,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -86,6 +87,19 @@ def browser() -> requests.Session:
 
 def csrf(session: requests.Session) -> str:
     return next((c.value for c in session.cookies if c.name == "csrftoken"), "")
+
+
+def signed_in(
+    session: requests.Session, base: str, username: str, password: str, send=None
+) -> requests.Response | None:
+    """A director signed in through the sign-in page, as a browser does (the page for
+    its CSRF cookie, then the form): the form's answer, 302 when right. `send(method,
+    url, **kw)`: how each request goes (by default straight, not following redirects)."""
+    if send is None:
+        send = partial(session.request, allow_redirects=False, timeout=60)
+    send("GET", f"{base}/accounts/login/")
+    data = {"username": username, "password": password, "csrfmiddlewaretoken": csrf(session)}
+    return send("POST", f"{base}/accounts/login/", data=data)
 
 
 def poll_url(text: str, current: str) -> str:
@@ -293,10 +307,8 @@ def director(day: Day) -> None:
     """Signs in, then every few seconds corrects a hand the phones recorded."""
     session, rng = browser(), random.Random(1)
     base, stats, ledger, every = day.base, day.stats, day.ledger, day.args.director_every
-    stats.call(session, "director sign-in", "GET", f"{base}/accounts/login/")
-    data = {"username": "bench-director", "password": PASSWORD}
-    data["csrfmiddlewaretoken"] = csrf(session)
-    signed = stats.call(session, "director sign-in", "POST", f"{base}/accounts/login/", data=data)
+    send = partial(stats.call, session, "director sign-in")
+    signed = signed_in(session, base, "bench-director", PASSWORD, send)
     assert signed is not None and signed.status_code == 302, "the director's sign-in failed"
     while time.monotonic() < day.stop_at:
         time.sleep(rng.uniform(every / 2, every * 1.5))

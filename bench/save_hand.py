@@ -198,10 +198,9 @@ def over_server(event, saves: int) -> dict[str, list]:
     """`run`'s queued mode through production's server, timed at the client (see the
     module's docstring): the sheet's save, the API's, the trivial view, `saves` times
     after 5 warm-up."""
-    import re
-
     import redis
     import requests
+    from _venue_clients import browser, signed_in
     from django.contrib.auth import get_user_model
     from django.contrib.auth.hashers import PBKDF2PasswordHasher
     from rest_framework.authtoken.models import Token
@@ -223,18 +222,11 @@ def over_server(event, saves: int) -> dict[str, list]:
     server, port = serve(env, "/tmp/kalooki-bench-save.log", web_workers=2, threads=8, only="web")
     base = f"http://127.0.0.1:{port}"
     try:
-        browser = requests.Session()
-        page = browser.get(f"{base}/accounts/login/", timeout=30)
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text).group(1)
-        signed_in = browser.post(
-            f"{base}/accounts/login/",
-            {"username": "bench-director", "password": "bench", "csrfmiddlewaretoken": token},
-            allow_redirects=False,
-            timeout=30,
-        )
-        if signed_in.status_code != 302:
-            raise SystemExit(f"login failed: {signed_in.status_code}")
-        csrf = {"X-CSRFToken": browser.cookies["csrftoken"], "HX-Request": "true"}
+        director = browser()
+        signed = signed_in(director, base, "bench-director", "bench")
+        if signed.status_code != 302:
+            raise SystemExit(f"login failed: {signed.status_code}")
+        csrf = {"X-CSRFToken": director.cookies["csrftoken"], "HX-Request": "true"}
         integrator = requests.Session()
         key = Token.objects.get(user__username="bench-director").key
         integrator.headers["Authorization"] = f"Token {key}"
@@ -255,7 +247,7 @@ def over_server(event, saves: int) -> dict[str, list]:
         for i in range(saves + 5):
             data = {**ENTRIES[i % 2], "version": str(hand_version(table, 5))}
             out["sheet"].append(
-                timed(lambda d=data: browser.post(base + sheet_url, d, headers=csrf, timeout=30))
+                timed(lambda d=data: director.post(base + sheet_url, d, headers=csrf, timeout=30))
             )
             version = f'"{hand_version(table, 6)}"'
             out["api"].append(
@@ -265,7 +257,7 @@ def over_server(event, saves: int) -> dict[str, list]:
                     )
                 )
             )
-            out["trivial"].append(timed(lambda: browser.get(f"{base}/healthz", timeout=30)))
+            out["trivial"].append(timed(lambda: director.get(f"{base}/healthz", timeout=30)))
     finally:
         stop(server)
         redis.Redis.from_url(broker).flushdb()
