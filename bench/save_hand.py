@@ -208,9 +208,7 @@ def over_server(event, saves: int) -> dict[str, list]:
 
     from core.selectors import hand_version
 
-    url = os.environ.get("DATABASE_URL")
-    if not url:
-        raise SystemExit("--server: name the database in DATABASE_URL (the server reads it)")
+    url = os.environ["DATABASE_URL"]  # checked by main()
     broker = "redis://127.0.0.1:6379/14"  # no worker reads it: the queued jobs stay there
     env = site_env(url, broker, "redis://127.0.0.1:6379/15")
     env.update(SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0", SECURE_HSTS_SECONDS="0")
@@ -327,6 +325,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--server", action="store_true", help="through production's server too")
     args = parser.parse_args()
+    if args.server and not os.environ.get("DATABASE_URL"):
+        parser.error("--server: name the database in DATABASE_URL (the server reads it)")
     env = f"DATABASE_URL={os.environ['DATABASE_URL']} " if os.environ.get("DATABASE_URL") else ""
     print(f"$ {env}{Path(sys.executable).name} {' '.join(sys.argv)}")
     print(f"load average before: {Path('/proc/loadavg').read_text().strip()}")

@@ -116,14 +116,14 @@ def test_the_web_server_keeps_two_allocator_arenas_unless_told(monkeypatch, give
     assert envs == {"web": {"MALLOC_ARENA_MAX": given or "2"}, "standby": {}}
 
 
-@pytest.mark.parametrize(("cores", "workers"), [(1, 2), (2, 3), (8, 9)])
+@pytest.mark.parametrize(("cores", "workers"), [(1, 2), (2, 3), (3, 4), (8, 4)])
 def test_the_web_server_runs_one_process_a_core_and_one_more_unless_told(
     monkeypatch, cores, workers
 ):
-    """gunicorn's processes: one for each core this process may use, and one more;
-    `--web-workers` says otherwise."""
+    """gunicorn's processes: one for each core this process may use, and one more, at
+    most four; `--web-workers` says otherwise."""
     monkeypatch.setattr(run_processes, "Supervisor", Captured)
-    monkeypatch.setattr(run_processes.os, "sched_getaffinity", lambda pid: set(range(cores)))
+    monkeypatch.setattr(run_processes, "cores", lambda: cores)
 
     def web_workers(*args: str) -> str:
         call_command("run_processes", "--only", "web", *args)
@@ -131,7 +131,16 @@ def test_the_web_server_runs_one_process_a_core_and_one_more_unless_told(
         return web[web.index("--workers") + 1]
 
     assert web_workers() == str(workers)
-    assert web_workers("--web-workers", "3") == "3"
+    assert web_workers("--web-workers", "6") == "6"
+
+
+def test_the_cores_are_those_this_process_may_run_on(monkeypatch):
+    """Its CPU affinity where the platform has one, else every core of the machine."""
+    monkeypatch.setattr(run_processes.os, "sched_getaffinity", lambda pid: {0, 3}, raising=False)
+    monkeypatch.setattr(run_processes.os, "cpu_count", lambda: 16)
+    assert run_processes.cores() == 2
+    monkeypatch.delattr(run_processes.os, "sched_getaffinity")
+    assert run_processes.cores() == 16
 
 
 class Captured:

@@ -2,8 +2,8 @@
 `manage.py run_processes`. The README's deploy section starts this (under systemd,
 `deploy/kalooki.service`), and nothing else.
 
-- web: gunicorn, `--web-workers` processes (one a core and one more, unless told) with
-  `--threads` threads each, on `--bind`;
+- web: gunicorn, `--web-workers` processes (one a core and one more, at most four,
+  unless told) with `--threads` threads each, on `--bind`;
 - worker: a Celery worker (`--worker-concurrency` processes);
 - beat: Celery beat, sending the periodic catch-up (only one per site);
 - standby: rebuilds here whatever no worker has rebuilt within
@@ -46,25 +46,32 @@ WEB_NICENESS = 5
 WEB_ARENAS = "2"
 
 
+# The most web processes the default starts, whatever the machine: the four it started
+# before, so that processes x threads (a PostgreSQL connection each) and their memory
+# (about 350 MiB each on a national championship) stay where they were.
+MOST_WEB_WORKERS = 4
+
+
 def cores() -> int:
-    """The cores this process may run on (a container's or a pinned service's share,
-    not the whole machine's)."""
+    """The cores this process may run on (its CPU affinity: the cores it is pinned to,
+    not a container's CPU quota)."""
     try:
         return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
+    except AttributeError:  # no affinity on this platform
         return os.cpu_count() or 1
 
 
 def default_web_workers() -> int:
-    """One web process a core and one more: each runs one thread of Python at a time,
-    and more of them only take CPU from the worker rebuilding the standings every screen
-    waits for; one more than the cores so that a process held up (reading a big
-    document back) leaves every core served. On a 2-core machine under a national
-    championship's load a saved hand reached every open page at p95 1.41-1.70 s with
-    three web processes against 1.73-1.91 s with four, with fewer requests over 2 s;
-    with two, sooner still (1.17-1.40 s) but with more of the phones' requests held up
-    (docs/benchmarks.md, "Every goal measured on one machine, fifteenth pass")."""
-    return cores() + 1
+    """One web process a core and one more, at most MOST_WEB_WORKERS: each runs one
+    thread of Python at a time, and more of them only take CPU from the worker
+    rebuilding the standings every screen waits for; one more than the cores so that a
+    process held up (reading a big document back) leaves every core served. On a 2-core
+    machine under a national championship's load a saved hand reached every open page
+    at p95 1.41-1.70 s with three web processes against 1.73-1.91 s with four, with
+    fewer requests over 2 s; with two, sooner still (1.17-1.40 s) but with more of the
+    phones' requests held up (docs/benchmarks.md, "Every goal measured on one machine,
+    fifteenth pass")."""
+    return min(cores() + 1, MOST_WEB_WORKERS)
 
 
 def programs(
@@ -130,7 +137,7 @@ class Command(BaseCommand):
             "--web-workers",
             type=int,
             default=default_web_workers(),
-            help="gunicorn's processes (default: one a core and one more)",
+            help="gunicorn's processes (default: one a core and one more, at most four)",
         )
         parser.add_argument("--threads", type=int, default=8, help="threads per web worker")
         parser.add_argument("--worker-concurrency", type=int, default=2)
