@@ -40,6 +40,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 from _setup import big_event, create_database, site_env, stop
@@ -137,10 +138,24 @@ def api_client():
     return client
 
 
+WARM = 5  # rounds of saves sent before the measured ones
+
+
+def answered(send) -> tuple[float, Any]:
+    """`send()`'s answer and its time in ms (anything but a 200 ends the bench)."""
+    started = time.perf_counter()
+    response = send()
+    took = (time.perf_counter() - started) * 1000
+    if response.status_code != 200:
+        raise SystemExit(f"{response.status_code}: {response.content[:300]}")
+    return took, response
+
+
 def measured(send) -> tuple[float, int, float]:
-    """One request's time in ms, its SQL statements (counted as they run: no debug
-    cursor, which would slow the request it measures) and the ms spent in them (from
-    the driver's call to its answer: the database's work and the round trip)."""
+    """One request in this process: its time in ms, its SQL statements (counted as they
+    run: no debug cursor, which would slow the request it measures) and the ms spent in
+    them (from the driver's call to its answer: the database's work and the round
+    trip)."""
     from django.db import connection
 
     executed, waited = [0], [0.0]
@@ -156,48 +171,45 @@ def measured(send) -> tuple[float, int, float]:
             waited[0] += time.perf_counter() - started
 
     with connection.execute_wrapper(counted):
-        started = time.perf_counter()
-        response = send()
-        took = (time.perf_counter() - started) * 1000
-    if response.status_code != 200:
-        raise SystemExit(f"{response.status_code}: {response.content[:300]}")
+        took = answered(send)[0]
     return took, executed[0], waited[0] * 1000
 
 
-def save_many(client, api, event, saves: int, with_api: bool) -> dict[str, list]:
-    """`saves` rounds of: the sheet's save, the API's (when `with_api`), the trivial view."""
+def timed(send) -> tuple[float, None, None]:
+    """One request through the server: its time in ms at the client (its queries are
+    another process's)."""
+    return answered(send)[0], None, None
+
+
+def save_many(table, saves: int, measure, sheet, api, trivial) -> dict[str, list]:
+    """`saves` rounds, after WARM more, of: the sheet's save (`sheet(data)`), the API's
+    (`api(body, if_match)`, when given), the trivial view (`trivial()`), each timed by
+    `measure` ((ms, queries, ms in them), the last two None where not counted)."""
     from core.selectors import hand_version
 
-    table, sheet_url, api_url = target(event)
     out: dict[str, list] = {
         name: [] for name in ("sheet", "sheet_q", "sheet_db", "api", "api_q", "api_db", "trivial")
     }
 
-    def note(name: str, took: float, queries: int, in_database: float) -> None:
+    def note(name: str, took: float, queries: int | None, in_database: float | None) -> None:
         out[name].append(took)
-        out[name + "_q"].append(queries)
-        out[name + "_db"].append(in_database)
+        if queries is not None:
+            out[name + "_q"].append(queries)
+            out[name + "_db"].append(in_database)
 
-    for i in range(saves):
+    for i in range(saves + WARM):
         data = {**ENTRIES[i % 2], "version": str(hand_version(table, 5))}
-        note("sheet", *measured(lambda d=data: client.post(sheet_url, d, HTTP_HX_REQUEST="true")))
-        if with_api:
+        note("sheet", *measure(lambda d=data: sheet(d)))
+        if api is not None:
             version = f'"{hand_version(table, 6)}"'
-            body = API_HANDS[i % 2]
-            note(
-                "api",
-                *measured(
-                    lambda b=body, v=version: api.put(api_url, b, format="json", HTTP_IF_MATCH=v)
-                ),
-            )
-        out["trivial"].append(measured(lambda: client.get("/healthz"))[0])
-    return out
+            note("api", *measure(lambda b=API_HANDS[i % 2], v=version: api(b, v)))
+        out["trivial"].append(measure(trivial)[0])
+    return {name: values[WARM:] for name, values in out.items()}
 
 
 def over_server(event, saves: int) -> dict[str, list]:
     """`run`'s queued mode through production's server, timed at the client (see the
-    module's docstring): the sheet's save, the API's, the trivial view, `saves` times
-    after 5 warm-up."""
+    module's docstring)."""
     import redis
     import requests
     from _venue_clients import browser, signed_in
@@ -205,8 +217,6 @@ def over_server(event, saves: int) -> dict[str, list]:
     from django.contrib.auth.hashers import PBKDF2PasswordHasher
     from rest_framework.authtoken.models import Token
     from venue import serve
-
-    from core.selectors import hand_version
 
     url = os.environ["DATABASE_URL"]  # checked by main()
     broker = "redis://127.0.0.1:6379/14"  # no worker reads it: the queued jobs stay there
@@ -229,37 +239,19 @@ def over_server(event, saves: int) -> dict[str, list]:
         key = Token.objects.get(user__username="bench-director").key
         integrator.headers["Authorization"] = f"Token {key}"
         table, sheet_url, api_url = target(event)
-        out: dict[str, list] = {
-            name: []
-            for name in ("sheet", "sheet_q", "sheet_db", "api", "api_q", "api_db", "trivial")
-        }
-
-        def timed(send) -> float:
-            started = time.perf_counter()
-            response = send()
-            took = (time.perf_counter() - started) * 1000
-            if response.status_code != 200:
-                raise SystemExit(f"{response.status_code}: {response.content[:300]}")
-            return took
-
-        for i in range(saves + 5):
-            data = {**ENTRIES[i % 2], "version": str(hand_version(table, 5))}
-            out["sheet"].append(
-                timed(lambda d=data: director.post(base + sheet_url, d, headers=csrf, timeout=30))
-            )
-            version = f'"{hand_version(table, 6)}"'
-            out["api"].append(
-                timed(
-                    lambda i=i, v=version: integrator.put(
-                        base + api_url, json=API_HANDS[i % 2], headers={"If-Match": v}, timeout=30
-                    )
-                )
-            )
-            out["trivial"].append(timed(lambda: director.get(f"{base}/healthz", timeout=30)))
+        return save_many(
+            table,
+            saves,
+            timed,
+            sheet=lambda data: director.post(base + sheet_url, data, headers=csrf, timeout=30),
+            api=lambda body, version: integrator.put(
+                base + api_url, json=body, headers={"If-Match": version}, timeout=30
+            ),
+            trivial=lambda: director.get(f"{base}/healthz", timeout=30),
+        )
     finally:
         stop(server)
         redis.Redis.from_url(broker).flushdb()
-    return {name: values[5:] for name, values in out.items()}
 
 
 def p95(values: list[float]) -> float:
@@ -269,16 +261,20 @@ def p95(values: list[float]) -> float:
 def run(client, api, event, saves: int, mode: str) -> dict[str, list]:
     from core import background
 
-    warm = 5
+    table, sheet_url, api_url = target(event)
+    sends = {
+        "sheet": lambda data: client.post(sheet_url, data, HTTP_HX_REQUEST="true"),
+        "api": lambda body, version: api.put(api_url, body, format="json", HTTP_IF_MATCH=version),
+        "trivial": lambda: client.get("/healthz"),
+    }
     if mode == "queued":
         with mock.patch.object(background, "send") as queued:
-            out = save_many(client, api, event, saves + warm, with_api=True)
+            out = save_many(table, saves, measured, **sends)
         # Every save after the first changes the hand, and so queues a rebuild (the
         # first may repeat what a previous run left there: a resend changes nothing).
-        assert queued.call_count >= saves + warm - 1, "every change queues a rebuild"
-    else:
-        out = save_many(client, api, event, saves + warm, with_api=False)
-    return {name: values[warm:] for name, values in out.items()}
+        assert queued.call_count >= saves + WARM - 1, "every change queues a rebuild"
+        return out
+    return save_many(table, saves, measured, **{**sends, "api": None})
 
 
 def counts(queries: list[int]) -> str:
